@@ -1,0 +1,88 @@
+"""Who decides: every driver gets a player's view and returns an option index.
+
+A random agent, a person at the terminal and a replay all go through `Game.apply`, the
+one door for decisions.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any, Callable, Protocol, TextIO
+
+from .view import render
+
+
+class Agent(Protocol):
+    def choose(self, view: dict[str, Any]) -> int:
+        """Return the index of one of view['decision']['options']."""
+
+
+class RandomAgent:
+    """Picks uniformly among the legal options, from its own seeded generator."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any]) -> int:
+        return self.rng.randrange(len(view["decision"]["options"]))
+
+
+class QuitGame(Exception):
+    """The person at the terminal asked to stop."""
+
+
+class HumanAgent:
+    """A person at the terminal: sees their own view and the numbered options."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+
+    def _say(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def choose(self, view: dict[str, Any]) -> int:
+        decision = view["decision"]
+        self._say("")
+        self._say(render(view))
+        self._say(f"\n{view['you']}: {decision['prompt']}")
+        for i, option in enumerate(decision["options"], 1):
+            self._say(f"  {i:>2}. {option}")
+        n = len(decision["options"])
+        while True:
+            self.stdout.write(f"Choose 1-{n} (q to quit): ")
+            self.stdout.flush()
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                raise QuitGame() from None
+            if not line:
+                raise QuitGame()
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise QuitGame()
+            if not text:
+                self._say("Please type the number of an option.")
+                continue
+            if not text.isdigit():
+                self._say(f"'{text}' is not a number; type a number from 1 to {n}.")
+                continue
+            choice = int(text)
+            if not 1 <= choice <= n:
+                self._say(f"{choice} is not an option; type a number from 1 to {n}.")
+                continue
+            return choice - 1
+
+
+def make_agents(seats: list[str], seed: int, make_human: Callable[[], Agent] = HumanAgent) -> list[Agent]:
+    """Agents for the seats; each random agent's seed derives from the game seed and its seat."""
+    agents: list[Agent] = []
+    for i, kind in enumerate(seats):
+        if kind == "random":
+            agents.append(RandomAgent(seed * 7919 + i + 1))
+        elif kind == "human":
+            agents.append(make_human())
+        else:
+            raise ValueError(f"unknown seat kind '{kind}'; use human or random")
+    return agents

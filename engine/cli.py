@@ -1,0 +1,221 @@
+"""The `engine` command: validate, play, simulate, replay.
+
+Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
+usage); no traceback reaches the user.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .agents import HumanAgent, QuitGame, make_agents
+from .errors import EngineError, RulesetError
+from .game import Game
+from .ruleset import Ruleset, load_ruleset
+from .saves import replay, write_save
+from .simulate import play, simulate, stderr_if_tty
+from .view import render, view
+
+EXAMPLES = """examples:
+  engine validate rulesets/*.yaml
+  engine play rulesets/trick_of_the_rails.yaml --players 4 --seats human,random,random,random
+  engine play rulesets/trick_of_the_rails.yaml --players 4 --option teams=true --save game.json
+  engine simulate rulesets/trick_of_the_rails.yaml --players 4 --games 1000 --seed 1 --json
+  engine replay game.json
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="engine", description="Play, check and simulate tabletop games "
+                                "described in YAML rulesets.", epilog=EXAMPLES,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"engine {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check rulesets and report every problem",
+                       description="Check rulesets against the schema, the effect language and the "
+                       "engine's name checks. Prints FILE:LINE:COL: error: MESSAGE for each problem; "
+                       "exits 1 if any, 0 if none.")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files")
+
+    def game_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
+        sp.add_argument("--players", "-n", type=int, help="number of players (default: the smallest supported)")
+        sp.add_argument("--seed", type=int, default=None, help="the seed of all randomness (default: from the clock)")
+        sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a ruleset option (variant); repeatable")
+
+    pl = sub.add_parser("play", help="play a game at the terminal",
+                        description="Play one game. Seats are human or random; by default you take "
+                        "seat 1 and bots the others.")
+    game_args(pl)
+    pl.add_argument("--seats", help="comma-separated seat kinds: human or random (default: human,random,...)")
+    pl.add_argument("--save", metavar="FILE", help="write the game (seed and decisions) to FILE when it ends")
+
+    s = sub.add_parser("simulate", help="play many random games and report results",
+                       description="Play GAMES games with random agents. Prints a summary, or with "
+                       "--json one object with a 'results' list (seed, scores, winners per game) and totals.")
+    game_args(s)
+    s.add_argument("--games", "-g", type=int, default=100, help="number of games (default: 100)")
+    s.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
+                       description="Replay the decisions of a saved game and say whether the result "
+                       "is the same. Exits 0 if it reproduces, 1 if not.")
+    r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save'")
+    r.add_argument("--ruleset", help="use this ruleset file instead of the one named in the save")
+    r.add_argument("--show", action="store_true", help="print the final table")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+                "replay": cmd_replay}[args.command](args)
+    except RulesetError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except EngineError as exc:
+        print(f"engine: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nengine: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in args.paths:
+        try:
+            ruleset = load_ruleset(path)
+        except RulesetError as exc:
+            failed += 1
+            for d in exc.diagnostics:
+                print(d)
+            print(f"{path}: {len(exc.diagnostics)} error(s)", file=sys.stderr)
+        else:
+            print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
+                  f"{'/'.join(map(str, ruleset.players))} players)", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]:
+    ruleset = load_ruleset(args.ruleset)
+    players = args.players if args.players is not None else ruleset.players[0]
+    if players not in ruleset.players:
+        raise EngineError(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
+    given = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise EngineError(f"--option takes NAME=VALUE, not '{item}'")
+        given[name.strip()] = value.strip()
+    try:
+        options = ruleset.resolve_options(given, players)
+    except ValueError as exc:
+        raise EngineError(str(exc)) from None
+    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+    return ruleset, players, options, seed
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset, players, options, seed = _setup(args)
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else ["human"] + ["random"] * (players - 1)
+    if len(seats) != players:
+        raise EngineError(f"--seats names {len(seats)} seat(s) for {players} players")
+    try:
+        agents = make_agents(seats, seed)
+    except ValueError as exc:
+        raise EngineError(str(exc)) from None
+    names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(seats)}
+    print(f"{ruleset.name}: {players} players, seed {seed}"
+          + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
+    game = Game(ruleset, players, options, seed)
+    humans = [i + 1 for i, kind in enumerate(seats) if kind == "human"]
+    try:
+        play(game, agents, names)
+    except QuitGame:
+        print("\nGame stopped.")
+        _offer_save(game, args.save, ask=bool(humans) and sys.stdin.isatty())
+        return 0
+    watcher = humans[0] if len(humans) == 1 else None
+    print()
+    print(render(view(game, watcher, names), log_lines=12))
+    print("\nFinal scores:")
+    for p, score in game.scores().items():
+        print(f"  {names[int(p)]:<14} {score}")
+    print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
+    if args.save:
+        write_save(game, args.save)
+        print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
+    return 0
+
+
+def _offer_save(game: Game, path: str | None, ask: bool) -> None:
+    if path is None and ask:
+        try:
+            answer = input("Save this game to continue or replay later? File name (empty: don't save): ")
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        path = answer.strip() or None
+    if path:
+        write_save(game, path)
+        print(f"Saved to {path}.")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    ruleset, players, options, seed = _setup(args)
+    if args.games < 1:
+        raise EngineError("--games must be at least 1")
+    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty())
+    if args.json:
+        json.dump(report, sys.stdout, indent=1)
+        print()
+        return 0
+    t = report["totals"]
+    print(f"{ruleset.name}: {args.games} games, {players} random players, seed {seed}")
+    print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
+    for seat, wins in t["wins_by_seat"].items():
+        print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
+    print(f"{t['mean_decisions']:.1f} decisions a game; {t['seconds']}s, {t['games_per_second']} games/s")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    game, data, warnings = replay(args.file, args.ruleset)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if args.show:
+        print(render(view(game, None), log_lines=0))
+    expected = data.get("result")
+    if not game.over:
+        print(f"{args.file}: replayed {len(game.decisions)} decisions; the game is not over "
+              f"(waiting for {game.pending.player}).")
+        return 0
+    scores = {str(p): s for p, s in game.scores().items()}
+    print("Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
+          + "; winner(s): " + ", ".join(str(p) for p in game.winners()))
+    if expected is None:
+        print(f"{args.file}: replayed; the save holds no result to compare with.")
+        return 0
+    if expected.get("digest") == game.digest() and expected.get("scores") == scores:
+        print(f"{args.file}: reproduces exactly ({len(game.decisions)} decisions).")
+        return 0
+    print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")
+    return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,327 @@
+"""The one registry of built-in functions of the effect language.
+
+Each entry says what it takes, what kind it is and what it does; the compiler checks calls
+against it and docs/effect-language.md is generated from it (`python -m engine.docgen`).
+
+Kinds:
+- value: computes a value and changes nothing; usable anywhere.
+- effect: changes the game; it must stand as a statement (or `let x = effect(...)`).
+- choice: may ask a player or run triggers that do; also statement-level only.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from ..errors import EffectError
+from ..table import Card, Player, Zone
+
+VALUE, EFFECT, CHOICE = "value", "effect", "choice"
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    fn: Callable[..., Any]
+    signature: str
+    kind: str
+    min_args: int
+    max_args: int | None
+    doc: str
+    example: str = ""
+
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def builtin(signature: str, kind: str = VALUE, example: str = "") -> Callable:
+    """Register a built-in. `signature` reads like `move(card, zone, position?)`; `...` = any count."""
+    name, _, rest = signature.partition("(")
+    params = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
+    required = [p for p in params if not p.endswith("?") and not p.endswith("...")]
+    varargs = any(p.endswith("...") for p in params)
+
+    def register(fn: Callable) -> Callable:
+        REGISTRY[name] = Builtin(name, fn, signature, kind, len(required),
+                                 None if varargs else len(params),
+                                 (fn.__doc__ or "").strip(), example)
+        return fn
+    return register
+
+
+def _items(x: Any) -> list:
+    if isinstance(x, Zone):
+        return list(x.cards)
+    if isinstance(x, dict):
+        return list(x.values())
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    raise EffectError(f"expected a list or a zone, got {describe(x)}")
+
+
+def describe(x: Any) -> str:
+    """Name a value's type for error messages."""
+    if isinstance(x, Card):
+        return f"the card {x.label}"
+    if isinstance(x, Zone):
+        return f"the zone {x.label}"
+    if x is None:
+        return "none"
+    return {bool: "a true/false value", int: "a number", float: "a number", str: "a string",
+            list: "a list", dict: "a table"}.get(type(x), type(x).__name__)
+
+
+# ---------------------------------------------------------------- values
+
+@builtin("count(items)", example="count(hand[p]) == 0")
+def count(g, items):
+    """The number of cards in a zone or items in a list."""
+    return len(_items(items))
+
+
+@builtin("sum(items)", example="sum(c.value for c in railway[co])")
+def sum_(g, items):
+    """The total of a list of numbers (0 for an empty list)."""
+    return sum(_items(items))
+
+
+def _extreme(pick: Callable, args: tuple) -> Any:
+    values = _items(args[0]) if len(args) == 1 else list(args)
+    if not values:
+        raise EffectError("max/min of an empty list")
+    return pick(values)
+
+
+@builtin("max(items_or_values...)", example="max(0, profit - cost)")
+def max_(g, *args):
+    """The largest of a list, or of several values."""
+    if not args:
+        raise EffectError("max needs at least one value")
+    return _extreme(max, args)
+
+
+@builtin("min(items_or_values...)", example="min(3, count(deck))")
+def min_(g, *args):
+    """The smallest of a list, or of several values."""
+    if not args:
+        raise EffectError("min needs at least one value")
+    return _extreme(min, args)
+
+
+@builtin("any(items)", example="any(c.company == led for c in hand[p])")
+def any_(g, items):
+    """True when at least one item is true."""
+    return any(_items(items))
+
+
+@builtin("all(items)", example="all(count(locomotive[co]) > 0 for co in companies)")
+def all_(g, items):
+    """True when every item is true (also for an empty list)."""
+    return all(_items(items))
+
+
+@builtin("first(items)", example="first(lane)")
+def first(g, items):
+    """The first card of a zone (top, front, left) or first item of a list; an error if empty."""
+    values = items.cards if isinstance(items, Zone) else _items(items)
+    if not values:
+        raise EffectError(f"first() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
+    return values[0]
+
+
+@builtin("last(items)", example="last(railway[co])")
+def last(g, items):
+    """The last card of a zone or last item of a list; an error if empty."""
+    values = items.cards if isinstance(items, Zone) else _items(items)
+    if not values:
+        raise EffectError(f"last() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
+    return values[-1]
+
+
+@builtin("abs(number)")
+def abs_(g, number):
+    """The number without its sign."""
+    return abs(number)
+
+
+@builtin("best_window(numbers, length)", example="best_window([c.value for c in railway[co]], 4)")
+def best_window(g, numbers, length):
+    """The largest sum of `length` consecutive numbers; the whole sum if the list is not longer."""
+    values = _items(numbers)
+    if length >= len(values) or (isinstance(length, float) and math.isinf(length)):
+        return sum(values)
+    n = int(length)
+    if n <= 0:
+        return 0
+    window = best = sum(values[:n])
+    for i in range(n, len(values)):
+        window += values[i] - values[i - n]
+        best = max(best, window)
+    return best
+
+
+@builtin("max_by(items, key)", example="max_by(players, p -> score[p])")
+def max_by(g, items, key):
+    """The first item whose key (a `x -> ...` function) is largest; an error if empty."""
+    values = _items(items)
+    if not values:
+        raise EffectError("max_by() of an empty list")
+    return max(values, key=key)
+
+
+@builtin("min_by(items, key)", example="min_by(players, p -> score[p])")
+def min_by(g, items, key):
+    """The first item whose key is smallest; an error if empty."""
+    values = _items(items)
+    if not values:
+        raise EffectError("min_by() of an empty list")
+    return min(values, key=key)
+
+
+@builtin("sorted_by(items, key)", example="sorted_by(hand[p], c -> c.number)")
+def sorted_by(g, items, key):
+    """A new list of the items ordered by key, smallest first (stable)."""
+    return sorted(_items(items), key=key)
+
+
+@builtin("list(items)", example="let snapshot = list(deck)")
+def list_(g, items):
+    """The cards of a zone (or items of a list) as a list, fixed at this moment."""
+    return _items(items)
+
+
+@builtin("range(start, stop)", example="for i in range(0, 3):")
+def range_(g, start, stop):
+    """The whole numbers from start up to, not including, stop."""
+    return list(range(int(start), int(stop)))
+
+
+@builtin("position(card)", example="position(c) == 0")
+def position(g, card):
+    """The index of a card in its zone (0 is first)."""
+    if not isinstance(card, Card):
+        raise EffectError(f"position() needs a card, got {describe(card)}")
+    return card.zone.cards.index(card)
+
+
+@builtin("players_from(player)", example="for p in players_from(leader):")
+def players_from(g, player):
+    """Every player once, in turn order, starting with `player`."""
+    n = len(g.players)
+    return [Player((player - 1 + i) % n + 1) for i in range(n)]
+
+
+@builtin("next_player(player)", example="leader = next_player(leader)")
+def next_player(g, player):
+    """The player after `player` in turn order."""
+    return Player(player % len(g.players) + 1)
+
+
+# ---------------------------------------------------------------- effects
+
+def _zone(x: Any, what: str) -> Zone:
+    if not isinstance(x, Zone):
+        raise EffectError(f"{what} must be a zone, got {describe(x)}")
+    return x
+
+
+def _card(x: Any, what: str) -> Card:
+    if not isinstance(x, Card):
+        raise EffectError(f"{what} must be a card, got {describe(x)}")
+    return x
+
+
+@builtin('move(card, zone, position?)', EFFECT, example='move(card, railway[co], "first")')
+def move(g, card, zone, where="last"):
+    """Move a card into a zone: at the end ("last", the default), at the start ("first") or at an index."""
+    card = _card(card, "move's first argument")
+    zone = _zone(zone, "move's second argument")
+    if where == "last":
+        index = None
+    elif where == "first":
+        index = 0
+    elif isinstance(where, int) and not isinstance(where, bool):
+        index = where
+    else:
+        raise EffectError(f'move position must be "first", "last" or a number, got {describe(where)}')
+    g.table.move(card, zone, index)
+
+
+@builtin("move_all(from_zone, to_zone)", EFFECT, example="move_all(discard, deck)")
+def move_all(g, source, target):
+    """Move every card of one zone to the end of another, keeping their order."""
+    for card in list(_zone(source, "move_all's first argument").cards):
+        g.table.move(card, _zone(target, "move_all's second argument"))
+
+
+@builtin("deal(from_zone, to_zone, n)", EFFECT, example="deal(deck, hand[p], 5)")
+def deal(g, source, target, n):
+    """Move the first n cards of a zone to another (fewer if it runs out); returns how many moved."""
+    source = _zone(source, "deal's first argument")
+    target = _zone(target, "deal's second argument")
+    moved = 0
+    while moved < n and source.cards:
+        g.table.move(source.cards[0], target)
+        moved += 1
+    return moved
+
+
+@builtin("shuffle(zone)", EFFECT, example="shuffle(deck)")
+def shuffle(g, zone):
+    """Put the cards of a zone in random order (from the game's seed)."""
+    g.rng.shuffle(_zone(zone, "shuffle's argument").cards)
+
+
+@builtin("swap(card_a, card_b)", EFFECT, example="swap(reservation, played_card)")
+def swap(g, a, b):
+    """Two cards exchange places, in the same zone or across zones."""
+    a, b = _card(a, "swap's first argument"), _card(b, "swap's second argument")
+    za, zb = a.zone, b.zone
+    ia, ib = za.cards.index(a), zb.cards.index(b)
+    za.cards[ia], zb.cards[ib] = b, a
+    a.zone, b.zone = zb, za
+
+
+@builtin("random_choice(items)", EFFECT, example="let leader = random_choice(players)")
+def random_choice(g, items):
+    """One item picked at random (from the game's seed)."""
+    values = _items(items)
+    if not values:
+        raise EffectError("random_choice() of an empty list")
+    return values[g.rng.randrange(len(values))]
+
+
+@builtin("log(parts...)", EFFECT, example='log(p, " plays ", card)')
+def log(g, *parts):
+    """Add a line to the game log; cards in it are shown only to players who may see them."""
+    g.record(parts)
+
+
+@builtin("end_game()", EFFECT, example="if count(home[p]) == 3: end_game()")
+def end_game(g):
+    """End the game now, whoever's turn it is; scoring follows."""
+    g.end()
+
+
+# ---------------------------------------------------------------- choices
+
+@builtin("choose(player, options, prompt...)", CHOICE,
+         example='let card = choose(p, hand[p], "Play a card")')
+def choose(g, player, options, *prompt):
+    """Ask `player` to pick one of `options` (cards, players, strings...); returns the pick.
+
+    With a single option nothing is asked; with none the rule is in error."""
+    values = _items(options)
+    if not values:
+        raise EffectError("choose() has no option to offer")
+    if len(values) == 1:
+        return values[0]
+    index = yield g.decision(player, values, prompt)
+    return values[index]
+
+
+@builtin("emit(event, arguments...)", CHOICE, example='emit("delivered", p)')
+def emit(g, event, *args):
+    """Run every trigger listening to `event` (a string), passing the arguments to its params."""
+    yield from g.fire(event, args)

@@ -1,0 +1,662 @@
+"""Compiling effect-language trees to Python closures, once, at load time.
+
+Expressions become `fn(g, env) -> value`; statements that may ask a player become
+generator functions that yield decisions; the others are plain functions. Names are
+resolved here, so a misspelt zone or function is a load-time error with a suggestion.
+Nothing is ever passed to eval or exec.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lark import Token, Tree
+
+from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
+from ..table import Card, Zone
+from . import builtins as B
+
+Fn = Callable[[Any, dict], Any]
+
+CARD_ATTRIBUTES = {"kind", "name", "id", "zone", "owner", "label"}
+ZONE_ATTRIBUTES = {"owner", "key", "name"}
+SPECIAL_NAMES = {"players", "player_count", "option"}
+
+
+@dataclass
+class Names:
+    """The global names a ruleset defines, for resolution at compile time."""
+
+    constants: dict[str, Any] = field(default_factory=dict)
+    counters: dict[str, str | None] = field(default_factory=dict)
+    zones: dict[str, str | None] = field(default_factory=dict)
+    functions: dict[str, list[str]] = field(default_factory=dict)
+    procedures: dict[str, list[str]] = field(default_factory=dict)
+    options: set[str] = field(default_factory=set)
+    properties: set[str] = field(default_factory=set)
+
+    def all(self) -> set[str]:
+        return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
+                | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class Return(Exception):
+    """Carries a procedure's return value out of nested statements."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class EndGame(Exception):
+    """Raised by end_game(): the game stops at once and is scored."""
+
+
+_CONTROL = (_Break, _Continue, Return, EndGame)
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "//": operator.floordiv, "%": operator.mod}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge,
+            "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
+
+
+def _explain(exc: Exception) -> str:
+    """Turn a Python fault inside a rule into a sentence for the ruleset author."""
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, RecursionError):
+        return "rules call each other too deeply (endless recursion?)"
+    if isinstance(exc, IndexError):
+        return "position out of range (a zone or list has fewer items)"
+    if isinstance(exc, KeyError):
+        return f"no entry {exc.args[0]!r} in that table or family"
+    if isinstance(exc, TypeError):
+        return f"values of the wrong type: {exc}"
+    return f"{exc.__class__.__name__}: {exc}"
+
+
+def get_attribute(obj: Any, name: str) -> Any:
+    """Attribute access of the language: card properties, zone owner..."""
+    if isinstance(obj, Card):
+        props = obj.props
+        if name in props:
+            return props[name]
+        if name == "zone":
+            return obj.zone
+        if name == "owner":
+            return obj.zone.owner if obj.zone else None
+        if name in ("kind", "name", "id", "label"):
+            return getattr(obj, name)
+        raise EffectError(f"the card {obj.label} ({obj.kind}) has no property '{name}'"
+                          + suggest(name, list(props)))
+    if isinstance(obj, Zone):
+        if name in ZONE_ATTRIBUTES:
+            return getattr(obj, name)
+        raise EffectError(f"a zone has no attribute '{name}' (zones have: owner, key, name)")
+    if isinstance(obj, dict) and name in obj:
+        return obj[name]
+    raise EffectError(f"{B.describe(obj)} has no attribute '{name}'")
+
+
+def get_index(obj: Any, key: Any) -> Any:
+    if isinstance(obj, Zone):
+        return obj.cards[key]
+    if isinstance(obj, dict):
+        if key not in obj:
+            raise EffectError(f"no entry {key!r} here; entries are: "
+                              + ", ".join(repr(k) for k in list(obj)[:12]))
+        return obj[key]
+    if isinstance(obj, (list, str)):
+        return obj[key]
+    raise EffectError(f"{B.describe(obj)} cannot be indexed")
+
+
+class Compiler:
+    """Compiles the trees of one rule; problems go into `problems` with file positions."""
+
+    def __init__(self, names: Names, where: Callable[[int, int], Location], rule: str,
+                 problems: list[Diagnostic]):
+        self.names = names
+        self.where = where
+        self.rule = rule
+        self.problems = problems
+        self.scopes: list[set[str]] = []
+
+    # ------------------------------------------------------------ entry points
+
+    def program(self, tree: Tree, params: list[str]) -> Callable:
+        """A generator function (g, env) running the statements of `tree`."""
+        self.scopes = [set(params)]
+        body, suspends = self._block(tree.children)
+        if suspends:
+            return body
+
+        def run(g, env):
+            body(g, env)
+            return None
+            yield  # pragma: no cover - makes this a generator
+        return run
+
+    def expression(self, tree: Tree, params: list[str]) -> Fn:
+        self.scopes = [set(params)]
+        return self._expr(tree.children[0])
+
+    # ------------------------------------------------------------ helpers
+
+    def _loc(self, node: Tree | Token) -> Location:
+        if isinstance(node, Token):
+            return self.where(node.line or 1, node.column or 1)
+        meta = getattr(node, "meta", None)
+        if meta is not None and not meta.empty:
+            return self.where(meta.line, meta.column)
+        for child in node.children:
+            if isinstance(child, (Tree, Token)):
+                return self._loc(child)
+        return self.where(1, 1)
+
+    def _error(self, node: Tree | Token, message: str) -> None:
+        self.problems.append(Diagnostic(self._loc(node), message))
+
+    def _is_local(self, name: str) -> bool:
+        return any(name in s for s in self.scopes)
+
+    def _declare(self, node: Token, name: str) -> None:
+        if name in self.names.all() and name not in self.scopes[0]:
+            self._error(node, f"'{name}' is already a name of the ruleset or the language; "
+                              "choose another name for this local")
+        self.scopes[-1].add(name)
+
+    def _unknown(self, node: Token, name: str) -> None:
+        known = self.names.all() | set().union(*self.scopes)
+        self._error(node, f"unknown name '{name}'{suggest(name, known)}")
+
+    def _guard(self, fn: Callable, node: Tree, suspends: bool) -> Callable:
+        """Wrap a statement: count steps, and turn Python faults into located EffectErrors."""
+        loc, rule = self._loc(node), self.rule
+        if suspends:
+            def run_gen(g, env):
+                g.step(loc, rule)
+                try:
+                    return (yield from fn(g, env))
+                except _CONTROL:
+                    raise
+                except EffectError as exc:
+                    if exc.location is None:
+                        raise EffectError(exc.message, loc, rule) from None
+                    raise
+                except EngineError:
+                    raise
+                except Exception as exc:  # a fault in a rule, reported with its place
+                    raise EffectError(_explain(exc), loc, rule) from None
+            return run_gen
+
+        def run(g, env):
+            g.step(loc, rule)
+            try:
+                return fn(g, env)
+            except _CONTROL:
+                raise
+            except EffectError as exc:
+                if exc.location is None:
+                    raise EffectError(exc.message, loc, rule) from None
+                raise
+            except EngineError:
+                raise
+            except Exception as exc:
+                raise EffectError(_explain(exc), loc, rule) from None
+        return run
+
+    # ------------------------------------------------------------ statements
+
+    def _block(self, stmts: list) -> tuple[Callable, bool]:
+        compiled = [self._stmt(s) for s in stmts if isinstance(s, Tree)]
+        suspends = any(s for _, s in compiled)
+        fns = [f for f, _ in compiled]
+        if not suspends:
+            def block(g, env):
+                for f in fns:
+                    f(g, env)
+            return block, False
+
+        def block_gen(g, env):
+            for f, s in compiled:
+                if s:
+                    yield from f(g, env)
+                else:
+                    f(g, env)
+        return block_gen, True
+
+    def _suite(self, suite: Tree) -> tuple[Callable, bool]:
+        return self._block(suite.children)
+
+    def _stmt(self, node: Tree) -> tuple[Callable, bool]:
+        method = getattr(self, "_s_" + node.data, None)
+        if method is None:
+            self._error(node, f"unsupported statement {node.data}")
+            return (lambda g, env: None), False
+        fn, suspends = method(node)
+        return self._guard(fn, node, suspends), suspends
+
+    def _value_maybe_suspending(self, node: Tree) -> tuple[Callable, bool]:
+        """The right-hand side of a statement: a plain expression, or a call that may suspend."""
+        if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
+            name = str(node.children[0].children[0])
+            if not self._is_local(name):
+                kind = self._call_kind(name)
+                if kind in (B.EFFECT, B.CHOICE, "procedure"):
+                    return self._call(node, statement=True)
+        return self._expr(node), False
+
+    def _s_let_stmt(self, node: Tree):
+        name_tok, value = node.children
+        fn, suspends = self._value_maybe_suspending(value)
+        self._declare(name_tok, str(name_tok))
+        name = str(name_tok)
+        if suspends:
+            def let_gen(g, env):
+                env[name] = yield from fn(g, env)
+            return let_gen, True
+
+        def let(g, env):
+            env[name] = fn(g, env)
+        return let, False
+
+    def _store(self, target: Tree) -> Callable[[Any, dict, Any], None] | None:
+        """A setter for an assignment target: a local, a counter, or an entry of either."""
+        name_tok = target.children[0]
+        name = str(name_tok)
+        if target.data == "name_target":
+            if self._is_local(name):
+                def set_local(g, env, v):
+                    env[name] = v
+                return set_local
+            if name in self.names.counters:
+                if self.names.counters[name]:
+                    self._error(name_tok, f"'{name}' is one counter per {self.names.counters[name]}; "
+                                          f"write {name}[...] = ...")
+                    return None
+
+                def set_counter(g, env, v):
+                    g.table.counters[name] = v
+                return set_counter
+            known = set(self.names.counters) | set().union(*self.scopes)
+            self._error(name_tok, f"cannot assign to '{name}': not a local or a counter"
+                                  f"{suggest(name, known)}; use 'let {name} = ...' for a new local")
+            return None
+        key_fn = self._expr(target.children[1])
+        if self._is_local(name):
+            def set_local_item(g, env, v):
+                env[name][key_fn(g, env)] = v
+            return set_local_item
+        if name in self.names.counters and self.names.counters[name]:
+            def set_counter_item(g, env, v):
+                family = g.table.counters[name]
+                key = key_fn(g, env)
+                if key not in family:
+                    raise EffectError(f"counter {name} has no entry {key!r}")
+                family[key] = v
+            return set_counter_item
+        self._error(name_tok, f"cannot assign to '{name}[...]': not a local or a per-player/per-value "
+                              f"counter{suggest(name, self.names.counters)}")
+        return None
+
+    def _s_assign_stmt(self, node: Tree):
+        target, value = node.children
+        fn, suspends = self._value_maybe_suspending(value)
+        store = self._store(target) or (lambda g, env, v: None)
+        if suspends:
+            def assign_gen(g, env):
+                store(g, env, (yield from fn(g, env)))
+            return assign_gen, True
+
+        def assign(g, env):
+            store(g, env, fn(g, env))
+        return assign, False
+
+    def _s_augassign_stmt(self, node: Tree):
+        target, op, value = node.children
+        store = self._store(target) or (lambda g, env, v: None)
+        read = self._expr(Tree("index", [Tree("name", [target.children[0]]), target.children[1]])
+                          if target.data == "index_target" else Tree("name", [target.children[0]]))
+        fn = self._expr(value)
+        apply = _ARITH[str(op)[:-1]]
+
+        def augassign(g, env):
+            store(g, env, apply(read(g, env), fn(g, env)))
+        return augassign, False
+
+    def _s_expr_stmt(self, node: Tree):
+        fn, suspends = self._value_maybe_suspending(node.children[0])
+        return fn, suspends
+
+    def _s_pass_stmt(self, node: Tree):
+        return (lambda g, env: None), False
+
+    def _s_return_stmt(self, node: Tree):
+        value = node.children[0] if node.children else None
+        fn = self._expr(value) if value is not None else (lambda g, env: None)
+
+        def ret(g, env):
+            raise Return(fn(g, env))
+        return ret, False
+
+    def _s_break_stmt(self, node: Tree):
+        def brk(g, env):
+            raise _Break()
+        return brk, False
+
+    def _s_continue_stmt(self, node: Tree):
+        def cont(g, env):
+            raise _Continue()
+        return cont, False
+
+    def _s_if_stmt(self, node: Tree):
+        branches: list[tuple[Fn | None, Callable, bool]] = []
+        cond = self._expr(node.children[0])
+        body, s = self._suite(node.children[1])
+        branches.append((cond, body, s))
+        for child in node.children[2:]:
+            if child is None:
+                continue
+            if child.data == "elif_clause":
+                c = self._expr(child.children[0])
+                b, s2 = self._suite(child.children[1])
+                branches.append((c, b, s2))
+            else:
+                b, s2 = self._suite(child.children[0])
+                branches.append((None, b, s2))
+        suspends = any(s for _, _, s in branches)
+        if not suspends:
+            def if_(g, env):
+                for c, b, _ in branches:
+                    if c is None or c(g, env):
+                        return b(g, env)
+            return if_, False
+
+        def if_gen(g, env):
+            for c, b, sb in branches:
+                if c is None or c(g, env):
+                    if sb:
+                        return (yield from b(g, env))
+                    return b(g, env)
+        return if_gen, True
+
+    def _loop(self, node: Tree, body: Callable, suspends: bool,
+              items: Callable[[Any, dict], Any], var: str | None) -> tuple[Callable, bool]:
+        """Shared runner of for, while and repeat: `items` yields one value per iteration."""
+        loc, rule = self._loc(node), self.rule
+        if not suspends:
+            def loop(g, env):
+                for item in items(g, env):
+                    g.step(loc, rule)
+                    if var is not None:
+                        env[var] = item
+                    try:
+                        body(g, env)
+                    except _Continue:
+                        continue
+                    except _Break:
+                        break
+            return loop, False
+
+        def loop_gen(g, env):
+            for item in items(g, env):
+                g.step(loc, rule)
+                if var is not None:
+                    env[var] = item
+                try:
+                    yield from body(g, env)
+                except _Continue:
+                    continue
+                except _Break:
+                    break
+        return loop_gen, True
+
+    def _s_for_stmt(self, node: Tree):
+        var_tok, iterable, suite = node.children
+        it = self._expr(iterable)
+        self._declare(var_tok, str(var_tok))
+        body, suspends = self._suite(suite)
+        return self._loop(node, body, suspends, lambda g, env: B._items(it(g, env)), str(var_tok))
+
+    def _s_while_stmt(self, node: Tree):
+        cond = self._expr(node.children[0])
+        body, suspends = self._suite(node.children[1])
+
+        def while_items(g, env):
+            while cond(g, env):
+                yield None
+        return self._loop(node, body, suspends, while_items, None)
+
+    def _s_repeat_stmt(self, node: Tree):
+        times = self._expr(node.children[0])
+        body, suspends = self._suite(node.children[1])
+
+        def repeat_items(g, env):
+            n = times(g, env)
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise EffectError(f"repeat needs a whole number, got {B.describe(n)}")
+            return range(n)
+        return self._loop(node, body, suspends, repeat_items, None)
+
+    # ------------------------------------------------------------ expressions
+
+    def _expr(self, node: Tree | Token) -> Fn:
+        method = getattr(self, "_e_" + node.data, None) if isinstance(node, Tree) else None
+        if method is None:
+            self._error(node, "unsupported expression")
+            return lambda g, env: None
+        return method(node)
+
+    def _e_number(self, node):
+        text = str(node.children[0])
+        value = float(text) if "." in text else int(text)
+        return lambda g, env: value
+
+    def _e_string(self, node):
+        raw = str(node.children[0])[1:-1]
+        value = raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
+        return lambda g, env: value
+
+    def _e_true(self, node):
+        return lambda g, env: True
+
+    def _e_false(self, node):
+        return lambda g, env: False
+
+    def _e_none(self, node):
+        return lambda g, env: None
+
+    def _e_name(self, node):
+        tok = node.children[0]
+        name = str(tok)
+        if self._is_local(name):
+            def local(g, env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise EffectError(f"'{name}' has no value yet at this point") from None
+            return local
+        n = self.names
+        if name in n.constants:
+            value = n.constants[name]
+            return lambda g, env: value
+        if name in n.counters:
+            if n.counters[name] is None:
+                return lambda g, env: g.table.counters[name]
+            return lambda g, env: g.table.counters[name]
+        if name in n.zones:
+            return lambda g, env: g.table.zones[name]
+        if name == "players":
+            return lambda g, env: list(g.players)
+        if name == "player_count":
+            return lambda g, env: len(g.players)
+        if name == "option":
+            self._error(tok, "write option.NAME to read a ruleset option")
+        elif name in n.functions or name in n.procedures or name in B.REGISTRY:
+            self._error(tok, f"'{name}' is a function: call it, as {name}(...)")
+        else:
+            self._unknown(tok, name)
+        return lambda g, env: None
+
+    def _e_attribute(self, node):
+        obj, attr_tok = node.children
+        attr = str(attr_tok)
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "option" \
+                and not self._is_local("option"):
+            if attr not in self.names.options:
+                self._error(attr_tok, f"unknown option '{attr}'{suggest(attr, self.names.options)}")
+            return lambda g, env: g.options.get(attr)
+        if attr not in self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES:
+            self._error(attr_tok, f"no card kind has a property '{attr}'"
+                                  f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
+        fn = self._expr(obj)
+        return lambda g, env: get_attribute(fn(g, env), attr)
+
+    def _e_index(self, node):
+        obj, key = node.children
+        o, k = self._expr(obj), self._expr(key)
+        return lambda g, env: get_index(o(g, env), k(g, env))
+
+    def _e_list(self, node):
+        items = [self._expr(c) for c in node.children if c is not None]
+        return lambda g, env: [i(g, env) for i in items]
+
+    def _comprehension(self, element: Tree, clause: Tree) -> Fn:
+        var_tok, iterable, cond = clause.children
+        it = self._expr(iterable)
+        self.scopes.append({str(var_tok)})
+        elem = self._expr(element)
+        test = self._expr(cond) if cond is not None else None
+        self.scopes.pop()
+        var = str(var_tok)
+
+        def comp(g, env):
+            inner = dict(env)
+            out = []
+            for item in B._items(it(g, env)):
+                inner[var] = item
+                if test is None or test(g, inner):
+                    out.append(elem(g, inner))
+            return out
+        return comp
+
+    def _e_list_comp(self, node):
+        return self._comprehension(node.children[0], node.children[1])
+
+    def _e_lambda_expr(self, node):
+        var_tok, body = node.children
+        var = str(var_tok)
+        self.scopes.append({var})
+        fn = self._expr(body)
+        self.scopes.pop()
+
+        def make(g, env):
+            def call(value):
+                inner = dict(env)
+                inner[var] = value
+                return fn(g, inner)
+            return call
+        return make
+
+    def _e_cond_expr(self, node):
+        a, cond, b = (self._expr(c) for c in node.children)
+        return lambda g, env: a(g, env) if cond(g, env) else b(g, env)
+
+    def _e_or_op(self, node):
+        a, b = (self._expr(c) for c in node.children)
+        return lambda g, env: a(g, env) or b(g, env)
+
+    def _e_and_op(self, node):
+        a, b = (self._expr(c) for c in node.children)
+        return lambda g, env: a(g, env) and b(g, env)
+
+    def _e_not_op(self, node):
+        a = self._expr(node.children[0])
+        return lambda g, env: not a(g, env)
+
+    def _e_neg(self, node):
+        a = self._expr(node.children[0])
+        return lambda g, env: -a(g, env)
+
+    def _e_compare(self, node):
+        left, op, right = node.children
+        a, b = self._expr(left), self._expr(right)
+        fn = _COMPARE[" ".join(str(op).split())]
+        return lambda g, env: fn(a(g, env), b(g, env))
+
+    def _e_arith(self, node):
+        left, op, right = node.children
+        a, b = self._expr(left), self._expr(right)
+        fn = _ARITH[str(op)]
+        return lambda g, env: fn(a(g, env), b(g, env))
+
+    # ------------------------------------------------------------ calls
+
+    def _call_kind(self, name: str) -> str | None:
+        if name in self.names.procedures:
+            return "procedure"
+        if name in self.names.functions:
+            return "function"
+        if name in B.REGISTRY:
+            return B.REGISTRY[name].kind
+        return None
+
+    def _arguments(self, node: Tree | None) -> list[Fn]:
+        if node is None:
+            return []
+        if node.data == "comp_argument":
+            return [self._comprehension(node.children[0], node.children[1])]
+        return [self._expr(c) for c in node.children]
+
+    def _e_call(self, node):
+        fn, _ = self._call(node, statement=False)
+        return fn
+
+    def _call(self, node: Tree, statement: bool) -> tuple[Callable, bool]:
+        callee, args_node = node.children
+        args = self._arguments(args_node)
+        if not (isinstance(callee, Tree) and callee.data == "name") or self._is_local(str(callee.children[0])):
+            target = self._expr(callee)
+            return (lambda g, env: target(g, env)(*[a(g, env) for a in args])), False
+        tok = callee.children[0]
+        name = str(tok)
+        kind = self._call_kind(name)
+        if kind is None:
+            known = set(self.names.functions) | set(self.names.procedures) | set(B.REGISTRY)
+            self._error(tok, f"unknown function '{name}'{suggest(name, known)}")
+            return (lambda g, env: None), False
+        if kind in ("function", "procedure"):
+            params = (self.names.functions if kind == "function" else self.names.procedures)[name]
+            if len(args) != len(params):
+                self._error(tok, f"{name}() takes {len(params)} argument(s) ({', '.join(params)}), "
+                                 f"given {len(args)}")
+        else:
+            spec = B.REGISTRY[name]
+            if len(args) < spec.min_args or (spec.max_args is not None and len(args) > spec.max_args):
+                self._error(tok, f"wrong number of arguments: the signature is {spec.signature}")
+        if kind in (B.EFFECT, B.CHOICE, "procedure") and not statement:
+            what = "asks a player" if kind != B.EFFECT else "changes the game"
+            self._error(tok, f"{name}() {what}, so it must stand as a statement of its own "
+                             f"(or as 'let x = {name}(...)'), not inside an expression")
+        if kind == "function":
+            return (lambda g, env: g.call_function(name, [a(g, env) for a in args])), False
+        if kind == "procedure":
+            def call_procedure(g, env):
+                return (yield from g.call_procedure(name, [a(g, env) for a in args]))
+            return call_procedure, True
+        impl = B.REGISTRY[name].fn
+        if kind == B.CHOICE:
+            def call_choice(g, env):
+                return (yield from impl(g, *[a(g, env) for a in args]))
+            return call_choice, True
+        return (lambda g, env: impl(g, *[a(g, env) for a in args])), False

@@ -1,0 +1,399 @@
+"""Loading a ruleset: YAML, then the JSON Schema, then the engine's own checks and compilation.
+
+Every problem of every phase is collected with its file position, and all are reported
+together in one RulesetError. A Ruleset that loads is ready to play many games.
+"""
+from __future__ import annotations
+
+import hashlib
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import Diagnostic, Location, RulesetError, suggest
+from .lang.compiler import Compiler, Names
+from .lang.parser import ParseProblem, parse
+from .schema import schema_problems
+from .table import HIDDEN, OWNER, PUBLIC, ZoneSpec
+from .yamlload import SourceMap, load_yaml
+
+MAX_CARDS = 5000
+PROPERTY_TYPES: dict[str, tuple[type, ...]] = {
+    "integer": (int,), "number": (int, float), "string": (str,), "boolean": (bool,), "list": (list,),
+}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    default: Any
+    values: list | None
+    players: list[int] | None
+    description: str
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """One physical card to create at the start of every game."""
+
+    kind: str
+    name: str
+    props: dict[str, Any]
+    zone: str
+    label: str
+    back: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CounterSpec:
+    name: str
+    per: str | None
+    initial: Any
+    display: bool
+
+
+@dataclass
+class Function:
+    name: str
+    params: list[str]
+    expr: Callable
+
+
+@dataclass
+class Procedure:
+    name: str
+    params: list[str]
+    body: Callable
+
+
+@dataclass
+class Trigger:
+    event: str
+    params: list[str]
+    condition: Callable | None
+    body: Callable
+    card_kind: str | None
+    while_in: frozenset[str] | None
+    rule: str
+
+
+@dataclass
+class Modifier:
+    function: str
+    condition: Callable | None
+    value: Callable
+    card_kind: str
+    while_in: frozenset[str] | None
+
+
+@dataclass
+class Ruleset:
+    """A loaded, checked and compiled game."""
+
+    path: str
+    name: str
+    players: list[int]
+    options: dict[str, OptionSpec]
+    constants: dict[str, Any]
+    cards: list[CardDef]
+    zones: dict[str, ZoneSpec]
+    counters: dict[str, CounterSpec]
+    functions: dict[str, Function] = field(default_factory=dict)
+    procedures: dict[str, Procedure] = field(default_factory=dict)
+    triggers: dict[str, list[Trigger]] = field(default_factory=dict)
+    modifiers: dict[str, list[Modifier]] = field(default_factory=dict)
+    setup: Callable | None = None
+    flow: Callable | None = None
+    score: Callable | None = None
+    tiebreak: Callable | None = None
+    teams: tuple[Callable, list[list[int]]] | None = None
+    digest: str = ""
+
+    def resolve_options(self, given: dict[str, str], players: int) -> dict[str, Any]:
+        """Turn --option NAME=VALUE strings into typed option values; raise ValueError if wrong."""
+        values = {name: spec.default for name, spec in self.options.items()}
+        for name, text in given.items():
+            if name not in self.options:
+                raise ValueError(f"unknown option '{name}'{suggest(name, self.options)}; "
+                                 f"options are: {', '.join(self.options) or 'none'}")
+            values[name] = _parse_option(self.options[name], text)
+        for name, spec in self.options.items():
+            if spec.players and values[name] != spec.default and players not in spec.players:
+                raise ValueError(f"option '{name}' needs {' or '.join(map(str, spec.players))} players")
+        return values
+
+
+def _parse_option(spec: OptionSpec, text: str) -> Any:
+    if isinstance(spec.default, bool):
+        lowered = text.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            value: Any = True
+        elif lowered in ("false", "no", "off", "0"):
+            value = False
+        else:
+            raise ValueError(f"option '{spec.name}' takes true or false, not '{text}'")
+    elif isinstance(spec.default, int):
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"option '{spec.name}' takes a whole number, not '{text}'") from None
+    else:
+        value = text
+    if spec.values is not None and value not in spec.values:
+        raise ValueError(f"option '{spec.name}' takes one of {', '.join(map(str, spec.values))}, not '{text}'")
+    return value
+
+
+def load_ruleset(path: str | Path) -> Ruleset:
+    """Load, check and compile the ruleset at `path`; raise RulesetError listing every problem."""
+    file = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise RulesetError([Diagnostic(Location(file), f"cannot read the file: {exc.strerror or exc}")]) from None
+    data, smap, problems = load_yaml(raw, file)
+    if data is None or problems:
+        raise RulesetError(problems)
+    problems = schema_problems(data, smap)
+    if problems:
+        raise RulesetError(problems)
+    builder = _Builder(data, smap)
+    ruleset = builder.build()
+    if builder.problems:
+        raise RulesetError(builder.problems)
+    ruleset.digest = hashlib.sha256(raw).hexdigest()
+    return ruleset
+
+
+class _Builder:
+    """The engine's checks and the compilation of every rule, collecting problems."""
+
+    def __init__(self, data: dict, smap: SourceMap):
+        self.data = data
+        self.smap = smap
+        self.problems: list[Diagnostic] = []
+
+    def error(self, path: tuple, message: str, key: bool = False) -> None:
+        self.problems.append(Diagnostic(self.smap.at(path, key), message))
+
+    # ------------------------------------------------------------ build
+
+    def build(self) -> Ruleset:
+        d = self.data
+        game = d["game"]
+        constants = d.get("constants", {})
+        options = {name: OptionSpec(name, o["default"], o.get("values"), o.get("players"),
+                                    o.get("description", ""))
+                   for name, o in d.get("options", {}).items()}
+        for name, o in options.items():
+            if o.values is not None and o.default not in o.values:
+                self.error(("options", name, "default"), f"the default {o.default!r} is not among the values")
+        zones = self._zones(d["zones"], constants)
+        counters = self._counters(d.get("counters", {}), constants)
+        kinds = d.get("card_kinds", {})
+        cards = self._cards(d.get("cards", []), kinds, zones)
+        properties = {p for k in kinds.values() for p in k.get("properties", {})}
+        names = Names(constants=constants, counters={n: c.per for n, c in counters.items()},
+                      zones={n: z.per for n, z in zones.items()},
+                      functions={n: f.get("params", []) for n, f in d.get("functions", {}).items()},
+                      procedures={n: p.get("params", []) for n, p in d.get("procedures", {}).items()},
+                      options=set(options), properties=properties)
+        self._check_name_clashes(names)
+        rs = Ruleset(path=self.smap.file, name=game["name"], players=sorted(game["players"]),
+                     options=options, constants=constants, cards=cards, zones=zones, counters=counters)
+        self.names = names
+        for name, f in d.get("functions", {}).items():
+            expr = self.compile(("functions", name, "expr"), "expression", f.get("params", []), f"function {name}")
+            rs.functions[name] = Function(name, f.get("params", []), expr)
+        for name, p in d.get("procedures", {}).items():
+            body = self.compile(("procedures", name, "do"), "program", p.get("params", []), f"procedure {name}")
+            rs.procedures[name] = Procedure(name, p.get("params", []), body)
+        for i, t in enumerate(d.get("triggers", [])):
+            self._trigger(rs, ("triggers", i), t, None, zones)
+        for kind_name, kind in kinds.items():
+            for i, t in enumerate(kind.get("triggers", [])):
+                self._trigger(rs, ("card_kinds", kind_name, "triggers", i), t, kind_name, zones)
+            for i, m in enumerate(kind.get("modifiers", [])):
+                self._modifier(rs, ("card_kinds", kind_name, "modifiers", i), m, kind_name, zones)
+        if "setup" in d:
+            rs.setup = self.compile(("setup",), "program", [], "setup")
+        rs.flow = self.compile(("flow",), "program", [], "flow")
+        scoring = d["scoring"]
+        rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
+        if "tiebreak" in scoring:
+            rs.tiebreak = self.compile(("scoring", "tiebreak"), "expression", ["player"], "tiebreak")
+        if "teams" in scoring:
+            when = self.compile(("scoring", "teams", "when"), "expression", [], "teams")
+            groups = scoring["teams"]["groups"]
+            seats = [s for g in groups for s in g]
+            if len(seats) != len(set(seats)):
+                self.error(("scoring", "teams", "groups"), "a seat is in more than one team")
+            rs.teams = (when, groups)
+        return rs
+
+    def _check_name_clashes(self, names: Names) -> None:
+        seen: dict[str, str] = {}
+        for section, table in (("constants", names.constants), ("counters", names.counters),
+                               ("zones", names.zones), ("functions", names.functions),
+                               ("procedures", names.procedures)):
+            for name in table:
+                if name in seen:
+                    self.error((section, name), f"'{name}' is already defined in {seen[name]}", key=True)
+                else:
+                    seen[name] = section
+        from .lang.builtins import REGISTRY
+        from .lang.compiler import SPECIAL_NAMES
+        for name, section in seen.items():
+            if name in REGISTRY or name in SPECIAL_NAMES:
+                self.error((section, name), f"'{name}' is a built-in name of the effect language; rename it",
+                           key=True)
+
+    def _per_keys_ok(self, path: tuple, per: str | None, constants: dict) -> None:
+        if per is None or per == "player":
+            return
+        if per not in constants:
+            self.error(path, f"'per: {per}' names no constant list{suggest(per, list(constants) + ['player'])}")
+        elif not isinstance(constants[per], list) or not constants[per]:
+            self.error(path, f"'per: {per}' must name a constant that is a non-empty list")
+
+    def _zones(self, zones: dict, constants: dict) -> dict[str, ZoneSpec]:
+        result = {}
+        for name, z in zones.items():
+            per = z.get("per")
+            self._per_keys_ok(("zones", name, "per"), per, constants)
+            visibility = z.get("visibility", PUBLIC)
+            if visibility == OWNER and per != "player":
+                self.error(("zones", name, "visibility"), "visibility 'owner' needs 'per: player'")
+            result[name] = ZoneSpec(name, per, visibility, z.get("display", visibility != HIDDEN or True),
+                                    z.get("label", name.replace("_", " ")), z.get("description", ""))
+        return result
+
+    def _counters(self, counters: dict, constants: dict) -> dict[str, CounterSpec]:
+        result = {}
+        for name, c in counters.items():
+            per = c.get("per")
+            self._per_keys_ok(("counters", name, "per"), per, constants)
+            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True))
+        return result
+
+    def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[CardDef]:
+        result: list[CardDef] = []
+        for kind_name, kind in kinds.items():
+            z = kind["zone"]
+            if z not in zones:
+                self.error(("card_kinds", kind_name, "zone"), f"unknown zone '{z}'{suggest(z, zones)}")
+            elif zones[z].per is not None:
+                self.error(("card_kinds", kind_name, "zone"),
+                           f"cards cannot start in '{z}': it is one zone per {zones[z].per}")
+            for p in kind.get("back", []):
+                if p not in kind.get("properties", {}):
+                    self.error(("card_kinds", kind_name, "back"), f"'{p}' is not a property of {kind_name}")
+        total = 0
+        for i, entry in enumerate(cards):
+            path = ("cards", i)
+            kind_name = entry["kind"]
+            if kind_name not in kinds:
+                self.error(path + ("kind",), f"unknown card kind '{kind_name}'{suggest(kind_name, kinds)}")
+                continue
+            kind = kinds[kind_name]
+            declared = kind.get("properties", {})
+            props: dict[str, Any] = {}
+            for key, value in entry.items():
+                if key in ("kind", "name", "count", "zone"):
+                    continue
+                if key not in declared:
+                    self.error(path + (key,), f"'{key}' is not a property of card kind '{kind_name}'"
+                               f"{suggest(key, list(declared) + ['name', 'count', 'zone'])}", key=True)
+                    continue
+                expected = PROPERTY_TYPES[declared[key]]
+                if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
+                    self.error(path + (key,), f"property '{key}' must be of type {declared[key]}, got {value!r}")
+                props[key] = value
+            for key in declared:
+                if key not in entry:
+                    self.error(path, f"card is missing the property '{key}' of kind '{kind_name}'")
+            zone = entry.get("zone", kind["zone"])
+            if zone not in zones:
+                self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
+            name = entry.get("name", "")
+            label = self._label(path, kind.get("label", ""), name, kind_name, props)
+            back = {p: props[p] for p in kind.get("back", []) if p in props}
+            count = entry.get("count", 1)
+            total += count
+            if total > MAX_CARDS:
+                self.error(path + ("count",), f"more than {MAX_CARDS} cards in all")
+                break
+            result.extend(CardDef(kind_name, name, props, zone, label, back) for _ in range(count))
+        return result
+
+    def _label(self, path: tuple, template: str, name: str, kind: str, props: dict) -> str:
+        if not template:
+            return name or kind.replace("_", " ")
+        try:
+            return string.Formatter().vformat(template, (), {"name": name, "kind": kind, **props})
+        except (KeyError, IndexError, ValueError) as exc:
+            self.error(path, f"the label '{template}' of kind '{kind}' cannot be filled: {exc}")
+            return name or kind
+
+    def _trigger(self, rs: Ruleset, path: tuple, t: dict, kind: str | None, zones: dict) -> None:
+        params = t.get("params", [])
+        scope = params + (["card", "owner"] if kind else [])
+        rule = f"trigger on '{t['on']}'" + (f" of card kind {kind}" if kind else "")
+        while_in = self._while_in(path, t, kind, zones)
+        cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in t else None
+        body = self.compile(path + ("do",), "program", scope, rule)
+        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, body, kind, while_in, rule))
+
+    def _modifier(self, rs: Ruleset, path: tuple, m: dict, kind: str, zones: dict) -> None:
+        fname = m["modify"]
+        if fname not in self.names.functions:
+            self.error(path + ("modify",), f"unknown function '{fname}'{suggest(fname, self.names.functions)}")
+            return
+        scope = self.names.functions[fname] + ["value", "card", "owner"]
+        rule = f"modifier of {fname} on card kind {kind}"
+        cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in m else None
+        value = self.compile(path + ("value",), "expression", scope, rule)
+        rs.modifiers.setdefault(fname, []).append(
+            Modifier(fname, cond, value, kind, self._while_in(path, m, kind, zones)))
+
+    def _while_in(self, path: tuple, entry: dict, kind: str | None, zones: dict) -> frozenset[str] | None:
+        if "while_in" not in entry:
+            return None
+        if kind is None:
+            self.error(path + ("while_in",), "'while_in' is only for abilities of card kinds")
+        for z in entry["while_in"]:
+            if z not in zones:
+                self.error(path + ("while_in",), f"unknown zone '{z}'{suggest(z, zones)}")
+        return frozenset(entry["while_in"])
+
+    # ------------------------------------------------------------ compiling rules
+
+    def compile(self, path: tuple, start: str, params: list[str], rule: str) -> Callable:
+        text = self._text(path)
+        try:
+            tree = parse(text, start)
+        except ParseProblem as exc:
+            self.problems.append(Diagnostic(self.smap.text_location(path, exc.line, exc.column),
+                                            f"in {rule}: {exc.message}"))
+            return _nothing if start == "program" else _none
+        compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, line, col),
+                            rule, self.problems)
+        if start == "program":
+            return compiler.program(tree, params)
+        return compiler.expression(tree, params)
+
+    def _text(self, path: tuple) -> str:
+        node: Any = self.data
+        for key in path:
+            node = node[key]
+        return node if isinstance(node, str) else str(node)
+
+
+def _nothing(g, env):
+    return None
+    yield  # pragma: no cover
+
+
+def _none(g, env):
+    return None

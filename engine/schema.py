@@ -1,0 +1,80 @@
+"""Checking ruleset data against the JSON Schema in schemas/, with located, readable errors."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import Diagnostic, suggest
+from .yamlload import SourceMap
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str = "ruleset.schema.json") -> dict:
+    return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+
+
+def schema_problems(data: Any, smap: SourceMap, name: str = "ruleset.schema.json") -> list[Diagnostic]:
+    """Every schema violation in `data`, each at the position of the offending value or key."""
+    schema = load_schema(name)
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in validator.iter_errors(data):
+        problems.extend(_explain(error, smap))
+    return problems
+
+
+def _explain(error: jsonschema.ValidationError, smap: SourceMap) -> list[Diagnostic]:
+    path = tuple(error.absolute_path)
+    where = _where(path)
+    if error.validator == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        return [Diagnostic(smap.at(path + (k,), key=True),
+                           f"unknown key '{k}'{where}{suggest(str(k), allowed)}; "
+                           f"allowed keys: {', '.join(allowed)}") for k in extra]
+    if error.validator == "required":
+        return [Diagnostic(smap.at(path), f"missing required key{where}: {error.message.split()[0]}")]
+    if error.validator == "enum":
+        choices = ", ".join(repr(c) for c in error.validator_value)
+        return [Diagnostic(smap.at(path), f"{error.instance!r} is not allowed{where}; expected one of {choices}"
+                           + suggest(str(error.instance), [str(c) for c in error.validator_value]))]
+    if error.validator == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return [Diagnostic(smap.at(path), f"expected {_article(expected)}{where}, got {_describe(error.instance)}")]
+    if error.validator == "pattern" and path and path[-1] is not None:
+        return [Diagnostic(smap.at(path), f"{error.instance!r} is not a valid name{where}: "
+                           "use letters, digits and '_', not starting with a digit")]
+    if error.validator == "propertyNames":
+        return [Diagnostic(smap.at(path), f"invalid name{where}: {error.message}")]
+    return [Diagnostic(smap.at(path), f"{error.message}{where}")]
+
+
+def _where(path: tuple) -> str:
+    if not path:
+        return ""
+    return " in " + "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p))
+                            for i, p in enumerate(path))
+
+
+def _article(type_name: str) -> str:
+    return {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
+            "number": "a number", "boolean": "true or false"}.get(type_name, type_name)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"{value!r}"

@@ -1,0 +1,70 @@
+"""Playing many games with agents, for balance statistics and for tests."""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from typing import Any, Callable, TextIO
+
+from .agents import Agent, make_agents
+from .game import Game
+from .ruleset import Ruleset
+from .view import view
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a simulation: derived from the one simulation seed."""
+    return random.Random(seed * 1_000_003 + index).randrange(2**31)
+
+
+def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
+         after_each: Callable[[Game], None] | None = None) -> Game:
+    """Drive a game to its end, each decision taken by the agent of the deciding seat."""
+    while not game.over:
+        player = game.pending.player
+        game.apply(agents[player - 1].choose(view(game, player, names)))
+        if after_each:
+            after_each(game)
+    return game
+
+
+def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[str, Any],
+             progress: TextIO | None = None) -> dict[str, Any]:
+    """Play `games` random games; return per-game results and totals."""
+    results = []
+    wins = {f"P{i}": 0.0 for i in range(1, players + 1)}
+    started = time.perf_counter()
+    for index in range(games):
+        s = game_seed(seed, index)
+        game = Game(ruleset, players, options, s)
+        play(game, make_agents(["random"] * players, s))
+        scores = {str(p): v for p, v in game.scores().items()}
+        winners = [str(p) for p in game.winners()]
+        for w in winners:
+            wins[w] += 1 / len(winners)
+        results.append({"game": index + 1, "seed": s, "scores": scores, "winners": winners,
+                        "decisions": len(game.decisions)})
+        if progress is not None and (index + 1 == games or (index + 1) % max(1, games // 100) == 0):
+            elapsed = time.perf_counter() - started
+            progress.write(f"\r  {index + 1}/{games} games, {elapsed:.1f}s")
+            progress.flush()
+    if progress is not None:
+        progress.write("\n")
+    elapsed = time.perf_counter() - started
+    return {
+        "ruleset": ruleset.name, "players": players, "games": games, "seed": seed, "options": options,
+        "results": results,
+        "totals": {
+            "wins_by_seat": wins,
+            "win_share_by_seat": {k: (v / games if games else 0.0) for k, v in wins.items()},
+            "mean_score_by_seat": {f"P{i}": (sum(r["scores"][f"P{i}"] for r in results) / games if games else 0.0)
+                                   for i in range(1, players + 1)},
+            "mean_decisions": sum(r["decisions"] for r in results) / games if games else 0.0,
+            "seconds": round(elapsed, 3),
+            "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
+        },
+    }
+
+
+def stderr_if_tty() -> TextIO | None:
+    return sys.stderr if sys.stderr.isatty() else None
