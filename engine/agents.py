@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, Callable, Protocol, TextIO
+from typing import Callable, Protocol, TextIO
 
-from .view import render
+from .view import PlayerView, render
 
 
 class Agent(Protocol):
-    def choose(self, view: dict[str, Any]) -> int:
-        """Return the index of one of view['decision']['options']."""
+    def choose(self, view: PlayerView) -> int:
+        """Return the index of one of view.decision['options']."""
 
 
 class RandomAgent:
@@ -23,8 +23,8 @@ class RandomAgent:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any]) -> int:
-        return self.rng.randrange(len(view["decision"]["options"]))
+    def choose(self, view: PlayerView) -> int:
+        return self.rng.randrange(len(view.decision["options"]))
 
 
 class QuitGame(Exception):
@@ -42,11 +42,11 @@ class HumanAgent:
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
-    def choose(self, view: dict[str, Any]) -> int:
-        decision = view["decision"]
+    def choose(self, view: PlayerView) -> int:
+        decision = view.decision
         self._say("")
         self._say(render(view))
-        self._say(f"\n{view['you']}: {decision['prompt']}")
+        self._say(f"\n{view.you}: {decision['prompt']}")
         for i, option in enumerate(decision["options"], 1):
             self._say(f"  {i:>2}. {option}")
         n = len(decision["options"])

@@ -23,9 +23,9 @@ from .view import render, view
 
 EXAMPLES = """examples:
   engine validate rulesets/*.yaml
-  engine play rulesets/trick_of_the_rails.yaml --players 4 --seats human,random,random,random
-  engine play rulesets/trick_of_the_rails.yaml --players 4 --option teams=true --save game.json
-  engine simulate rulesets/trick_of_the_rails.yaml --players 4 --games 1000 --seed 1 --json
+  engine play rulesets/GAME.yaml --players 4 --seats human,random,random,random
+  engine play rulesets/GAME.yaml --players 4 --option teams=true --save game.json
+  engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
   engine replay game.json
 """
 

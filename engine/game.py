@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import EffectError, IllegalMove, Location
 from .lang.compiler import EndGame, Return
@@ -40,7 +40,12 @@ class Game:
     """One game of a ruleset, from setup to scores."""
 
     def __init__(self, ruleset: Ruleset, players: int, options: dict[str, Any] | None = None,
-                 seed: int = 0, decisions: list[int] | None = None):
+                 seed: int = 0, decisions: list[int] | None = None,
+                 arrange: Callable[[Game], None] | None = None):
+        """Set up a game and run it to its first decision, then replay `decisions`.
+
+        `arrange`, for tests and puzzles, is called after setup and before the flow starts, to
+        put the table into a chosen position (a game so arranged is not reproducible from a save)."""
         if players not in ruleset.players:
             raise IllegalMove(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, "
                               f"not {players}")
@@ -58,6 +63,7 @@ class Game:
         self.pending: Decision | None = None
         self.over = False
         self.steps = 0
+        self._arrange = arrange
         self._program = self._run()
         self._advance(None)
         for index in decisions or []:
@@ -90,6 +96,8 @@ class Game:
         try:
             if self.rules.setup is not None:
                 yield from self.rules.setup(self, {})
+            if self._arrange is not None:
+                self._arrange(self)
             yield from self.rules.flow(self, {})
         except (EndGame, Return):
             return
@@ -119,7 +127,7 @@ class Game:
 
     def _restore(self, decisions: list[int]) -> None:
         """Put the game back exactly as it was after `decisions`, by replaying them."""
-        again = Game(self.rules, len(self.players), self.options, self.seed, decisions)
+        again = Game(self.rules, len(self.players), self.options, self.seed, decisions, self._arrange)
         self.__dict__.update(again.__dict__)
 
     def _advance(self, answer: int | None) -> None:

@@ -387,7 +387,9 @@ class _Builder:
         node: Any = self.data
         for key in path:
             node = node[key]
-        return node if isinstance(node, str) else str(node)
+        if isinstance(node, bool):
+            return "true" if node else "false"
+        return node if isinstance(node, str) else repr(node)
 
 
 def _nothing(g, env):

@@ -63,39 +63,79 @@ def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None =
     return "".join(out)
 
 
-def view(game: Game, player: int | None, names: dict[int, str] | None = None) -> dict[str, Any]:
-    """Everything `player` may know now, as plain data (None: the referee's full view)."""
-    zones = []
-    for zone in game.table.all_zones():
-        visible = [card_view(c, player) for c in zone.cards]
-        zones.append({"name": zone.name, "key": label(zone.key, player, names) if zone.key is not None else None,
-                      "label": label(zone, player, names), "display": zone.spec.display,
-                      "count": len(zone.cards), "cards": visible})
-    decision = None
-    if game.pending is not None:
-        d = game.pending
-        decision = {"player": label(d.player, player, names)}
-        if player is None or d.player == player:
-            decision["prompt"] = "".join(label(p, player, names) if not isinstance(p, str) else p
-                                         for p in d.prompt)
-            decision["options"] = [label(o, player, names) for o in d.options]
-    return {
-        "game": game.rules.name,
-        "you": label(Player(player), None, names) if player is not None else None,
-        "players": [label(p, None, names) for p in game.players],
-        "zones": zones,
-        "counters": {name: (value if not isinstance(value, dict) else
-                            {label(k, player, names): v for k, v in value.items()})
-                     for name, value in game.table.counters.items()
-                     if game.rules.counters[name].display},
-        "log": [log_line(e, player, names) for e in game.log],
-        "decision": decision,
-        "over": game.over,
-    }
+class PlayerView:
+    """Everything one player may know now; parts are computed when first asked for.
+
+    Built only by `view()`. Agents that need little (a random agent reads the number of
+    options) pay for little; `as_dict()` gives all of it as plain data.
+    """
+
+    def __init__(self, game: Game, player: int | None, names: dict[int, str] | None):
+        self._game = game
+        self.player = player
+        self._names = names
+        self._decision: dict[str, Any] | None | bool = False
+
+    def _label(self, value: Any) -> str:
+        return label(value, self.player, self._names)
+
+    @property
+    def you(self) -> str | None:
+        return label(Player(self.player), None, self._names) if self.player is not None else None
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        """The pending decision: who decides; prompt and options only for the decider."""
+        if self._decision is False:
+            d = self._game.pending
+            if d is None:
+                self._decision = None
+            else:
+                self._decision = {"player": self._label(d.player)}
+                if self.player is None or d.player == self.player:
+                    self._decision["prompt"] = "".join(p if isinstance(p, str) else self._label(p)
+                                                       for p in d.prompt)
+                    self._decision["options"] = [self._label(o) for o in d.options]
+        return self._decision  # type: ignore[return-value]
+
+    def zones(self) -> list[dict[str, Any]]:
+        return [{"name": z.name, "key": self._label(z.key) if z.key is not None else None,
+                 "label": self._label(z), "display": z.spec.display, "count": len(z.cards),
+                 "cards": [card_view(c, self.player) for c in z.cards]}
+                for z in self._game.table.all_zones()]
+
+    def counters(self) -> dict[str, Any]:
+        game = self._game
+        return {name: (value if not isinstance(value, dict) else
+                       {self._label(k): v for k, v in value.items()})
+                for name, value in game.table.counters.items() if game.rules.counters[name].display}
+
+    def log(self, last: int | None = None) -> list[str]:
+        entries = self._game.log if last is None else self._game.log[-last:] if last else []
+        return [log_line(e, self.player, self._names) for e in entries]
+
+    def as_dict(self, log_last: int | None = None) -> dict[str, Any]:
+        game = self._game
+        return {
+            "game": game.rules.name,
+            "you": self.you,
+            "players": [label(p, None, self._names) for p in game.players],
+            "zones": self.zones(),
+            "counters": self.counters(),
+            "log": self.log(log_last),
+            "decision": self.decision,
+            "over": game.over,
+        }
 
 
-def render(v: dict[str, Any], log_lines: int = 8) -> str:
+def view(game: Game, player: int | None, names: dict[int, str] | None = None) -> PlayerView:
+    """What `player` may know now (None: the referee's full view). The one way to look at a game."""
+    return PlayerView(game, player, names)
+
+
+def render(pv: PlayerView, log_lines: int = 8) -> str:
     """A view as text for the terminal."""
+    v = pv.as_dict(log_last=log_lines)
     lines = [f"== {v['game']} ==" + (f"  (you are {v['you']})" if v["you"] else "")]
     for z in v["zones"]:
         if not z["display"]:
@@ -108,7 +148,7 @@ def render(v: dict[str, Any], log_lines: int = 8) -> str:
         if isinstance(value, dict):
             value = ", ".join(f"{k}: {x}" for k, x in value.items())
         lines.append(f"  {name.replace('_', ' '):<22} {value}")
-    if v["log"] and log_lines:
+    if v["log"]:
         lines.append("  -- recent --")
-        lines.extend(f"  {line}" for line in v["log"][-log_lines:])
+        lines.extend(f"  {line}" for line in v["log"])
     return "\n".join(lines)

@@ -114,6 +114,8 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
                                            "merge keys ('<<') are not supported"))
                 continue
             key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+            if isinstance(key, bool) or (key is None and isinstance(key_node, yaml.ScalarNode)):
+                key = key_node.value  # 'on:', 'yes:', 'no:' are names here, not YAML 1.1 booleans
             kloc = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             if key is None or isinstance(key, (list, dict)):
                 problems.append(Diagnostic(Location(smap.file, *kloc), "a mapping key must be a plain value"))

@@ -80,7 +80,7 @@ def count(g, items):
     return len(_items(items))
 
 
-@builtin("sum(items)", example="sum(c.value for c in railway[co])")
+@builtin("sum(items)", example="sum(c.value for c in tableau[p])")
 def sum_(g, items):
     """The total of a list of numbers (0 for an empty list)."""
     return sum(_items(items))
@@ -93,7 +93,7 @@ def _extreme(pick: Callable, args: tuple) -> Any:
     return pick(values)
 
 
-@builtin("max(items_or_values...)", example="max(0, profit - cost)")
+@builtin("max(items_or_values...)", example="max(0, income - cost)")
 def max_(g, *args):
     """The largest of a list, or of several values."""
     if not args:
@@ -109,13 +109,13 @@ def min_(g, *args):
     return _extreme(min, args)
 
 
-@builtin("any(items)", example="any(c.company == led for c in hand[p])")
+@builtin("any(items)", example="any(c.suit == led for c in hand[p])")
 def any_(g, items):
     """True when at least one item is true."""
     return any(_items(items))
 
 
-@builtin("all(items)", example="all(count(locomotive[co]) > 0 for co in companies)")
+@builtin("all(items)", example="all(count(pile[s]) > 0 for s in suits)")
 def all_(g, items):
     """True when every item is true (also for an empty list)."""
     return all(_items(items))
@@ -130,7 +130,7 @@ def first(g, items):
     return values[0]
 
 
-@builtin("last(items)", example="last(railway[co])")
+@builtin("last(items)", example="last(row[s])")
 def last(g, items):
     """The last card of a zone or last item of a list; an error if empty."""
     values = items.cards if isinstance(items, Zone) else _items(items)
@@ -145,7 +145,7 @@ def abs_(g, number):
     return abs(number)
 
 
-@builtin("best_window(numbers, length)", example="best_window([c.value for c in railway[co]], 4)")
+@builtin("best_window(numbers, length)", example="best_window([c.value for c in row[s]], 4)")
 def best_window(g, numbers, length):
     """The largest sum of `length` consecutive numbers; the whole sum if the list is not longer."""
     values = _items(numbers)
@@ -232,7 +232,7 @@ def _card(x: Any, what: str) -> Card:
     return x
 
 
-@builtin('move(card, zone, position?)', EFFECT, example='move(card, railway[co], "first")')
+@builtin('move(card, zone, position?)', EFFECT, example='move(card, row[s], "first")')
 def move(g, card, zone, where="last"):
     """Move a card into a zone: at the end ("last", the default), at the start ("first") or at an index."""
     card = _card(card, "move's first argument")
@@ -273,7 +273,7 @@ def shuffle(g, zone):
     g.rng.shuffle(_zone(zone, "shuffle's argument").cards)
 
 
-@builtin("swap(card_a, card_b)", EFFECT, example="swap(reservation, played_card)")
+@builtin("swap(card_a, card_b)", EFFECT, example="swap(placeholder, played)")
 def swap(g, a, b):
     """Two cards exchange places, in the same zone or across zones."""
     a, b = _card(a, "swap's first argument"), _card(b, "swap's second argument")
