@@ -15,7 +15,7 @@ from .errors import Diagnostic, Location, RulesetError, suggest
 from .lang.compiler import Compiler, Names
 from .lang.parser import ParseProblem, parse
 from .schema import schema_problems
-from .table import HIDDEN, OWNER, PUBLIC, ZoneSpec
+from .table import OWNER, PUBLIC, ZoneSpec
 from .yamlload import SourceMap, load_yaml
 
 MAX_CARDS = 5000
@@ -265,7 +265,7 @@ class _Builder:
             visibility = z.get("visibility", PUBLIC)
             if visibility == OWNER and per != "player":
                 self.error(("zones", name, "visibility"), "visibility 'owner' needs 'per: player'")
-            result[name] = ZoneSpec(name, per, visibility, z.get("display", visibility != HIDDEN or True),
+            result[name] = ZoneSpec(name, per, visibility, z.get("ordered", True), z.get("display", True),
                                     z.get("label", name.replace("_", " ")), z.get("description", ""))
         return result
 

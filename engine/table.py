@@ -27,6 +27,7 @@ class ZoneSpec:
     name: str
     per: str | None = None
     visibility: str = PUBLIC
+    ordered: bool = True
     display: bool = True
     label: str = ""
     description: str = ""

@@ -6,6 +6,7 @@ appear without identity, only with the properties printed on their back.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .game import Game, LogEntry
@@ -28,6 +29,14 @@ def card_view(card: Card, viewer: int | None) -> dict[str, Any]:
     if can_see(card, viewer):
         return {"id": card.id, "label": card.label, **card.props}
     return {"hidden": True, **card.back}
+
+
+def _display_order(card: dict[str, Any]) -> tuple:
+    """Natural order of labels ('B 2' before 'B 10'); face-down cards last, by their backs only."""
+    if card.get("hidden"):
+        return (1, [], sorted(map(str, card.values())))
+    parts = re.split(r"(\d+)", card["label"])
+    return (0, [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts], [])
 
 
 def label(value: Any, viewer: int | None, names: dict[int, str] | None = None) -> str:
@@ -101,8 +110,15 @@ class PlayerView:
     def zones(self) -> list[dict[str, Any]]:
         return [{"name": z.name, "key": self._label(z.key) if z.key is not None else None,
                  "label": self._label(z), "display": z.spec.display, "count": len(z.cards),
-                 "cards": [card_view(c, self.player) for c in z.cards]}
+                 "cards": self._cards(z)}
                 for z in self._game.table.all_zones()]
+
+    def _cards(self, zone: Zone) -> list[dict[str, Any]]:
+        cards = [card_view(c, self.player) for c in zone.cards]
+        if not zone.spec.ordered:
+            # The order of an unordered zone carries no information, so none may leak through it.
+            cards.sort(key=_display_order)
+        return cards
 
     def counters(self) -> dict[str, Any]:
         game = self._game

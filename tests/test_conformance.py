@@ -6,6 +6,7 @@ decision; every decision offers at least one option; saving then replaying repro
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -93,3 +94,32 @@ def test_same_seed_same_decisions_same_game(path):
     other = Game(rs, n, rs.resolve_options({}, n), 1235)
     assert other.digest() != Game(rs, n, rs.resolve_options({}, n), 1234).digest(), \
         "a different seed should deal a different game"
+
+
+@pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
+def test_views_leak_nothing(path, players):
+    """At every decision, a player's view (zones, counters, log, decision) never names a card
+    that player has not been allowed to see at some point."""
+    from engine.view import can_see, view
+
+    rs = load_ruleset(path)
+    for i in range(2):
+        seed = game_seed(players, 500 + i)
+        game = Game(rs, players, rs.resolve_options({}, players), seed)
+        seen: dict[int, set[int]] = {p: set() for p in game.players}
+        agents = make_agents(["random"] * players, seed)
+        hidden_checks = 0
+        while not game.over:
+            for p in game.players:
+                seen[p].update(c.id for c in game.table.cards if can_see(c, p))
+                text = json.dumps(view(game, p).as_dict(), ensure_ascii=False)
+                seen_labels = {c.label for c in game.table.cards if c.id in seen[p]}
+                for c in game.table.cards:
+                    if c.id not in seen[p] and c.label not in seen_labels:
+                        hidden_checks += 1
+                        pattern = r'(?<![\w&])' + re.escape(c.label) + r'(?![\w&])'
+                        assert not re.search(pattern, text), \
+                            f"{p} can read {c.label} (in {c.zone.label}) in their view"
+            decider = game.pending.player
+            game.apply(agents[decider - 1].choose(view(game, decider)))
+        assert hidden_checks > 0, "the game hid nothing to check"
