@@ -14,7 +14,7 @@ from typing import Any
 
 from . import __version__
 from .agents import HumanAgent, QuitGame, make_agents
-from .errors import EngineError, RulesetError
+from .errors import EffectError, EngineError, RulesetError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .saves import replay, write_save
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
                 "replay": cmd_replay}[args.command](args)
-    except RulesetError as exc:
+    except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
     except EngineError as exc:

@@ -95,11 +95,18 @@ class Game:
     def _run(self) -> Iterator[Decision]:
         try:
             if self.rules.setup is not None:
-                yield from self.rules.setup(self, {})
+                yield from self._top(self.rules.setup)
             if self._arrange is not None:
                 self._arrange(self)
-            yield from self.rules.flow(self, {})
-        except (EndGame, Return):
+            yield from self._top(self.rules.flow)
+        except EndGame:
+            return
+
+    def _top(self, program: Callable) -> Iterator[Decision]:
+        """Run setup or flow; `return` ends that program only."""
+        try:
+            yield from program(self, {})
+        except Return:
             return
 
     # ------------------------------------------------------------ the state interface

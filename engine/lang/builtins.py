@@ -298,6 +298,12 @@ def log(g, *parts):
     g.record(parts)
 
 
+@builtin("fail(parts...)", EFFECT, example='fail("a seat from 1 to ", player_count, " is needed")')
+def fail(g, *parts):
+    """Stop with an error that names this rule: for situations the ruleset forbids."""
+    raise EffectError("".join(str(p) for p in parts) or "the ruleset refused this situation")
+
+
 @builtin("end_game()", EFFECT, example="if count(home[p]) == 3: end_game()")
 def end_game(g):
     """End the game now, whoever's turn it is; scoring follows."""

@@ -130,6 +130,7 @@ class Compiler:
         self.rule = rule
         self.problems = problems
         self.scopes: list[set[str]] = []
+        self.loops = 0
 
     # ------------------------------------------------------------ entry points
 
@@ -147,8 +148,23 @@ class Compiler:
         return run
 
     def expression(self, tree: Tree, params: list[str]) -> Fn:
+        """A function (g, env) -> value; a fault inside it is reported at this rule's text."""
         self.scopes = [set(params)]
-        return self._expr(tree.children[0])
+        fn = self._expr(tree.children[0])
+        loc, rule = self._loc(tree.children[0]), self.rule
+
+        def evaluate(g, env):
+            try:
+                return fn(g, env)
+            except EffectError as exc:
+                if exc.location is None:
+                    raise EffectError(exc.message, loc, rule) from None
+                raise
+            except (EngineError, *_CONTROL):
+                raise
+            except Exception as exc:
+                raise EffectError(_explain(exc), loc, rule) from None
+        return evaluate
 
     # ------------------------------------------------------------ helpers
 
@@ -237,6 +253,13 @@ class Compiler:
 
     def _suite(self, suite: Tree) -> tuple[Callable, bool]:
         return self._block(suite.children)
+
+    def _loop_body(self, suite: Tree) -> tuple[Callable, bool]:
+        self.loops += 1
+        try:
+            return self._suite(suite)
+        finally:
+            self.loops -= 1
 
     def _stmt(self, node: Tree) -> tuple[Callable, bool]:
         method = getattr(self, "_s_" + node.data, None)
@@ -350,11 +373,17 @@ class Compiler:
         return ret, False
 
     def _s_break_stmt(self, node: Tree):
+        if not self.loops:
+            self._error(node, "'break' outside a loop")
+
         def brk(g, env):
             raise _Break()
         return brk, False
 
     def _s_continue_stmt(self, node: Tree):
+        if not self.loops:
+            self._error(node, "'continue' outside a loop")
+
         def cont(g, env):
             raise _Continue()
         return cont, False
@@ -425,12 +454,12 @@ class Compiler:
         var_tok, iterable, suite = node.children
         it = self._expr(iterable)
         self._declare(var_tok, str(var_tok))
-        body, suspends = self._suite(suite)
+        body, suspends = self._loop_body(suite)
         return self._loop(node, body, suspends, lambda g, env: B._items(it(g, env)), str(var_tok))
 
     def _s_while_stmt(self, node: Tree):
         cond = self._expr(node.children[0])
-        body, suspends = self._suite(node.children[1])
+        body, suspends = self._loop_body(node.children[1])
 
         def while_items(g, env):
             while cond(g, env):
@@ -439,7 +468,7 @@ class Compiler:
 
     def _s_repeat_stmt(self, node: Tree):
         times = self._expr(node.children[0])
-        body, suspends = self._suite(node.children[1])
+        body, suspends = self._loop_body(node.children[1])
 
         def repeat_items(g, env):
             n = times(g, env)
@@ -491,8 +520,6 @@ class Compiler:
             value = n.constants[name]
             return lambda g, env: value
         if name in n.counters:
-            if n.counters[name] is None:
-                return lambda g, env: g.table.counters[name]
             return lambda g, env: g.table.counters[name]
         if name in n.zones:
             return lambda g, env: g.table.zones[name]
