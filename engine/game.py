@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 from .errors import EffectError, IllegalMove, Location
 from .lang.compiler import EndGame, Return
 from .ruleset import Ruleset
-from .table import HIDDEN, OWNER, Card, Player, Table, Zone
+from .table import Card, Player, Table, Zone, can_see
 
 STEP_BUDGET = 200_000
 
@@ -74,21 +74,26 @@ class Game:
     def _build_table(self) -> Table:
         rs = self.rules
         table = Table()
+        table.cards = [Card(i + 1, d.kind, d.name, {"kind": d.kind, **d.props}, d.label, d.back)
+                       for i, d in enumerate(rs.cards)]
+
+        def keys(per: str) -> list:
+            if per == "player":
+                return self.players
+            if per == "card":
+                return table.cards
+            return rs.constants[per]
         for name, spec in rs.zones.items():
             if spec.per is None:
                 table.zones[name] = Zone(spec, None, spec.label)
             else:
-                keys = self.players if spec.per == "player" else rs.constants[spec.per]
-                table.zones[name] = {k: Zone(spec, k, f"{spec.label} {k}") for k in keys}
+                table.zones[name] = {k: Zone(spec, k, f"{spec.label} {k}") for k in keys(spec.per)}
         for name, spec in rs.counters.items():
             if spec.per is None:
                 table.counters[name] = spec.initial
             else:
-                keys = self.players if spec.per == "player" else rs.constants[spec.per]
-                table.counters[name] = {k: spec.initial for k in keys}
-        for i, d in enumerate(rs.cards):
-            card = Card(i + 1, d.kind, d.name, {"kind": d.kind, **d.props}, d.label, d.back)
-            table.cards.append(card)
+                table.counters[name] = {k: spec.initial for k in keys(spec.per)}
+        for card, d in zip(table.cards, rs.cards):
             table.move(card, table.zones[d.zone])
         return table
 
@@ -166,12 +171,8 @@ class Game:
 
     def who_sees(self, card: Card) -> frozenset[int] | None:
         """The players who may see this card now; None means everyone."""
-        spec = card.zone.spec
-        if spec.visibility == HIDDEN:
-            return frozenset()
-        if spec.visibility == OWNER:
-            return frozenset({card.zone.owner})
-        return None
+        seeing = frozenset(p for p in self.players if can_see(card, p))
+        return None if len(seeing) == len(self.players) else seeing
 
     def call_function(self, name: str, args: list[Any]) -> Any:
         function = self.rules.functions[name]

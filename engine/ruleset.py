@@ -250,10 +250,12 @@ class _Builder:
                            key=True)
 
     def _per_keys_ok(self, path: tuple, per: str | None, constants: dict) -> None:
-        if per is None or per == "player":
+        if per is None or per in ("player", "card"):
             return
         if per not in constants:
-            self.error(path, f"'per: {per}' names no constant list{suggest(per, list(constants) + ['player'])}")
+            self.error(path, f"'per: {per}' names no constant list"
+                             f"{suggest(per, list(constants) + ['player', 'card'])}; use player, card or "
+                             "the name of a constant list")
         elif not isinstance(constants[per], list) or not constants[per]:
             self.error(path, f"'per: {per}' must name a constant that is a non-empty list")
 
@@ -263,8 +265,8 @@ class _Builder:
             per = z.get("per")
             self._per_keys_ok(("zones", name, "per"), per, constants)
             visibility = z.get("visibility", PUBLIC)
-            if visibility == OWNER and per != "player":
-                self.error(("zones", name, "visibility"), "visibility 'owner' needs 'per: player'")
+            if visibility == OWNER and per not in ("player", "card"):
+                self.error(("zones", name, "visibility"), "visibility 'owner' needs 'per: player' or 'per: card'")
             result[name] = ZoneSpec(name, per, visibility, z.get("ordered", True), z.get("display", True),
                                     z.get("label", name.replace("_", " ")), z.get("description", ""))
         return result

@@ -36,7 +36,7 @@ class ZoneSpec:
 class Card:
     """One physical card: an identity, a kind, printed properties and its current zone."""
 
-    __slots__ = ("id", "kind", "name", "props", "zone", "label", "back")
+    __slots__ = ("id", "kind", "name", "props", "zone", "label", "back", "face_down", "known")
 
     def __init__(self, card_id: int, kind: str, name: str, props: dict[str, Any], label: str,
                  back: dict[str, Any]):
@@ -47,9 +47,28 @@ class Card:
         self.label = label
         self.back = back
         self.zone: Zone | None = None
+        self.face_down = False
+        self.known: set[int] = set()  # players who have seen this card and remember it
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"
+
+
+def can_see(card: Card, viewer: int | None) -> bool:
+    """May `viewer` see this card's face? The one rule of visibility (None: the referee).
+
+    A player who was shown the card remembers it; otherwise a face-down card is hidden, and
+    a face-up card is as visible as its zone: public, to the zone's owner, or to nobody."""
+    if viewer is None or viewer in card.known:
+        return True
+    if card.face_down:
+        return False
+    visibility = card.zone.spec.visibility
+    if visibility == HIDDEN:
+        return False
+    if visibility == OWNER:
+        return card.zone.owner == viewer
+    return True
 
 
 class Zone:
@@ -69,8 +88,12 @@ class Zone:
 
     @property
     def owner(self) -> int | None:
-        """The player a per-player zone belongs to, else None."""
-        return self.key if self.spec.per == "player" else None
+        """The player a per-player zone belongs to; for a zone per card, that card's owner."""
+        if self.spec.per == "player":
+            return self.key
+        if self.spec.per == "card":
+            return self.key.zone.owner
+        return None
 
     def __iter__(self) -> Iterator[Card]:
         return iter(list(self.cards))

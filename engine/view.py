@@ -10,19 +10,7 @@ import re
 from typing import Any
 
 from .game import Game, LogEntry
-from .table import HIDDEN, OWNER, Card, Player, Zone
-
-
-def can_see(card: Card, viewer: int | None) -> bool:
-    """May `viewer` see this card's face? (None is the referee, who sees all.)"""
-    if viewer is None:
-        return True
-    spec = card.zone.spec
-    if spec.visibility == HIDDEN:
-        return False
-    if spec.visibility == OWNER:
-        return card.zone.owner == viewer
-    return True
+from .table import Card, Player, Zone, can_see
 
 
 def card_view(card: Card, viewer: int | None) -> dict[str, Any]:
@@ -49,6 +37,8 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None) -
     if isinstance(value, Player):
         return names.get(int(value), str(value)) if names else str(value)
     if isinstance(value, Zone):
+        if value.spec.per == "card":
+            return f"{value.spec.label} of {label(value.key, viewer, names)}"
         return value.label
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -109,7 +99,8 @@ class PlayerView:
 
     def zones(self) -> list[dict[str, Any]]:
         return [{"name": z.name, "key": self._label(z.key) if z.key is not None else None,
-                 "label": self._label(z), "display": z.spec.display, "count": len(z.cards),
+                 "label": self._label(z), "display": z.spec.display, "per_card": z.spec.per == "card",
+                 "count": len(z.cards),
                  "cards": self._cards(z)}
                 for z in self._game.table.all_zones()]
 
@@ -121,10 +112,20 @@ class PlayerView:
         return cards
 
     def counters(self) -> dict[str, Any]:
+        """Counters on display; a per-card counter shows only the visible cards' set values."""
         game = self._game
-        return {name: (value if not isinstance(value, dict) else
-                       {self._label(k): v for k, v in value.items()})
-                for name, value in game.table.counters.items() if game.rules.counters[name].display}
+        shown: dict[str, Any] = {}
+        for name, value in game.table.counters.items():
+            spec = game.rules.counters[name]
+            if not spec.display:
+                continue
+            if spec.per == "card":
+                value = {self._label(c): v for c, v in value.items()
+                         if v != spec.initial and can_see(c, self.player)}
+            elif isinstance(value, dict):
+                value = {self._label(k): v for k, v in value.items()}
+            shown[name] = value
+        return shown
 
     def log(self, last: int | None = None) -> list[str]:
         entries = self._game.log if last is None else self._game.log[-last:] if last else []
@@ -154,7 +155,7 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
     v = pv.as_dict(log_last=log_lines)
     lines = [f"== {v['game']} ==" + (f"  (you are {v['you']})" if v["you"] else "")]
     for z in v["zones"]:
-        if not z["display"]:
+        if not z["display"] or (z["count"] == 0 and z["per_card"]):
             continue
         shown = [c.get("label") or "?" for c in z["cards"] if not c.get("hidden")]
         hidden = sum(1 for c in z["cards"] if c.get("hidden"))

@@ -226,6 +226,12 @@ def _zone(x: Any, what: str) -> Zone:
     return x
 
 
+def _player(g, x: Any) -> Player:
+    if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= len(g.players):
+        raise EffectError(f"expected a player, got {describe(x)}")
+    return Player(x)
+
+
 def _card(x: Any, what: str) -> Card:
     if not isinstance(x, Card):
         raise EffectError(f"{what} must be a card, got {describe(x)}")
@@ -269,8 +275,31 @@ def deal(g, source, target, n):
 
 @builtin("shuffle(zone)", EFFECT, example="shuffle(deck)")
 def shuffle(g, zone):
-    """Put the cards of a zone in random order (from the game's seed)."""
-    g.rng.shuffle(_zone(zone, "shuffle's argument").cards)
+    """Put the cards of a zone in random order (from the game's seed).
+
+    Players lose track of shuffled cards: what they remembered of them (reveal) is forgotten."""
+    cards = _zone(zone, "shuffle's argument").cards
+    g.rng.shuffle(cards)
+    for card in cards:
+        card.known.clear()
+
+
+@builtin("reveal(card, player)", EFFECT, example="reveal(seat, seat.colour_owner)")
+def reveal(g, card, player):
+    """Show a card's face to a player, who remembers it wherever it goes until it is shuffled."""
+    _card(card, "reveal's first argument").known.add(_player(g, player))
+
+
+@builtin("turn_face_down(card)", EFFECT, example="turn_face_down(cargo)")
+def turn_face_down(g, card):
+    """Turn a card face down: only players it was revealed to can see it, whatever its zone."""
+    _card(card, "turn_face_down's argument").face_down = True
+
+
+@builtin("turn_face_up(card)", EFFECT, example="turn_face_up(cargo)")
+def turn_face_up(g, card):
+    """Turn a card face up again: its zone's visibility applies."""
+    _card(card, "turn_face_up's argument").face_down = False
 
 
 @builtin("swap(card_a, card_b)", EFFECT, example="swap(placeholder, played)")

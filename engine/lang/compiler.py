@@ -19,7 +19,7 @@ from . import builtins as B
 
 Fn = Callable[[Any, dict], Any]
 
-CARD_ATTRIBUTES = {"kind", "name", "id", "zone", "owner", "label"}
+CARD_ATTRIBUTES = {"kind", "name", "id", "zone", "owner", "label", "face_down"}
 ZONE_ATTRIBUTES = {"owner", "key", "name"}
 SPECIAL_NAMES = {"players", "player_count", "option"}
 
@@ -94,7 +94,7 @@ def get_attribute(obj: Any, name: str) -> Any:
             return obj.zone
         if name == "owner":
             return obj.zone.owner if obj.zone else None
-        if name in ("kind", "name", "id", "label"):
+        if name in ("kind", "name", "id", "label", "face_down"):
             return getattr(obj, name)
         raise EffectError(f"the card {obj.label} ({obj.kind}) has no property '{name}'"
                           + suggest(name, list(props)))
