@@ -223,3 +223,63 @@ def test_engine_source_never_uses_eval_or_exec_and_names_no_game():
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"(?<![\w.])(eval|exec)\s*\(", text), f"{path} calls eval or exec"
         assert not games.search(text), f"{path} names a game: {games.search(text).group(0)}"
+
+
+def test_zones_and_counters_per_card(tmp_path):
+    """A zone inside each card (cargo behind a car) and a value each card carries."""
+    text = BASE.replace("  pile: {per: colours}", "  pile: {per: colours}\n  under: {per: card}") \
+        .replace("  points: {per: player, initial: 0}",
+                 "  points: {per: player, initial: 0}\n  marked: {per: card, initial: 0}") + textwrap.dedent("""
+        flow: |
+          let base = first([c for c in supply if c.rank == 7])
+          move(base, hand[1])
+          for c in supply:
+              if c.colour == "red":
+                  move(c, under[base])
+                  marked[c] = c.rank * 10
+          total = count(under[base])
+          points[1] = sum(marked[c] for c in under[base])
+          points[2] = under[base].owner
+        scoring:
+          score: points[player]
+        """)
+    path = tmp_path / "percard.yaml"
+    path.write_text(text)
+    g = Game(load_ruleset(path), 2, seed=1)
+    assert g.table.counters["total"] == 2
+    assert g.table.counters["points"] == {1: 60, 2: 1}  # 10 + 50; the zone under a card in P1's hand is P1's
+
+
+def test_face_down_cards_and_remembered_knowledge(tmp_path):
+    from engine.view import view
+
+    text = BASE + textwrap.dedent("""
+        flow: |
+          let c = first([c for c in supply if c.rank == 7])
+          turn_face_down(c)
+          reveal(c, 2)
+          let wait = choose(1, ["go", "stay"], "Go on?")
+          turn_face_up(c)
+          move(c, hand[1])
+          let again = choose(1, ["go", "stay"], "Go on?")
+          move(c, supply)
+          shuffle(supply)
+          let done = choose(1, ["go", "stay"], "Go on?")
+        scoring:
+          score: 0
+        """)
+    path = tmp_path / "faces.yaml"
+    path.write_text(text)
+    g = Game(load_ruleset(path), 2, seed=1)
+
+    def sees_blue7(p):
+        return any(c.get("label") == "blue 7" for z in view(g, p).zones() for c in z["cards"])
+    # Face down in a public zone: only the player it was revealed to sees it.
+    assert (sees_blue7(1), sees_blue7(2)) == (False, True)
+    g.apply(0)
+    # Face up in P1's hand (owner only): P1 sees it, and P2 still remembers it.
+    assert (sees_blue7(1), sees_blue7(2)) == (True, True)
+    g.apply(0)
+    # Shuffled away: nobody's memory follows it, but the supply is public and face up.
+    assert g.table.cards[3].known == set()
+    assert (sees_blue7(1), sees_blue7(2)) == (True, True)
