@@ -55,9 +55,10 @@ class Game:
         self.players = [Player(i) for i in range(1, players + 1)]
         self.rng = random.Random(seed)
         self.table = self._build_table()
-        self.by_kind: dict[str, list[Card]] = {}
-        for card in self.table.cards:
-            self.by_kind.setdefault(card.kind, []).append(card)
+        self._by_entry: dict[int, list[Card]] = {}
+        for card, d in zip(self.table.cards, ruleset.cards):
+            self._by_entry.setdefault(d.entry, []).append(card)
+        self._holding: dict[frozenset[int], list[Card]] = {}
         self.log: list[LogEntry] = []
         self.decisions: list[int] = []
         self.pending: Decision | None = None
@@ -174,12 +175,19 @@ class Game:
         seeing = frozenset(p for p in self.players if can_see(card, p))
         return None if len(seeing) == len(self.players) else seeing
 
+    def holding(self, holders: frozenset[int]) -> list[Card]:
+        """The cards that carry an ability (cards of the entries in `holders`), in card order."""
+        cards = self._holding.get(holders)
+        if cards is None:
+            cards = self._holding[holders] = [c for e in sorted(holders) for c in self._by_entry.get(e, ())]
+        return cards
+
     def call_function(self, name: str, args: list[Any]) -> Any:
         function = self.rules.functions[name]
         env = dict(zip(function.params, args))
         value = function.expr(self, env)
         for modifier in self.rules.modifiers.get(name, ()):
-            for card in self.by_kind.get(modifier.card_kind, ()):
+            for card in self.holding(modifier.holders):
                 if modifier.while_in is not None and card.zone.name not in modifier.while_in:
                     continue
                 inner = {**env, "value": value, "card": card, "owner": card.zone.owner}
@@ -201,8 +209,8 @@ class Game:
                 raise EffectError(f"event '{event}' was given {len(args)} argument(s) but its trigger "
                                   f"takes {len(trigger.params)} ({', '.join(trigger.params)})")
             env = dict(zip(trigger.params, args))
-            sources: list[Card | None] = [None] if trigger.card_kind is None else [
-                c for c in self.by_kind.get(trigger.card_kind, ())
+            sources: list[Card | None] = [None] if trigger.holders is None else [
+                c for c in self.holding(trigger.holders)
                 if trigger.while_in is None or c.zone.name in trigger.while_in]
             for card in sources:
                 inner = env if card is None else {**env, "card": card, "owner": card.zone.owner}

@@ -43,6 +43,7 @@ class CardDef:
     zone: str
     label: str
     back: dict[str, Any]
+    entry: int  # index of its entry in `cards:`; abilities name the entries that carry them
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class Trigger:
     params: list[str]
     condition: Callable | None
     body: Callable
-    card_kind: str | None
+    holders: frozenset[int] | None  # card entries whose cards carry it; None: a rule of the game
     while_in: frozenset[str] | None
     rule: str
 
@@ -83,7 +84,7 @@ class Modifier:
     function: str
     condition: Callable | None
     value: Callable
-    card_kind: str
+    holders: frozenset[int]
     while_in: frozenset[str] | None
 
 
@@ -210,12 +211,18 @@ class _Builder:
             body = self.compile(("procedures", name, "do"), "program", p.get("params", []), f"procedure {name}")
             rs.procedures[name] = Procedure(name, p.get("params", []), body)
         for i, t in enumerate(d.get("triggers", [])):
-            self._trigger(rs, ("triggers", i), t, None, zones)
-        for kind_name, kind in kinds.items():
-            for i, t in enumerate(kind.get("triggers", [])):
-                self._trigger(rs, ("card_kinds", kind_name, "triggers", i), t, kind_name, zones)
-            for i, m in enumerate(kind.get("modifiers", [])):
-                self._modifier(rs, ("card_kinds", kind_name, "modifiers", i), m, kind_name, zones)
+            self._trigger(rs, ("triggers", i), t, None, "", zones)
+        entries = d.get("cards", [])
+        abilities = [(("card_kinds", name), kind, f"card kind {name}",
+                      frozenset(i for i, e in enumerate(entries) if e.get("kind") == name))
+                     for name, kind in kinds.items()]
+        abilities += [(("cards", i), e, f"card {e.get('name') or e.get('kind')}", frozenset({i}))
+                      for i, e in enumerate(entries)]
+        for path, holder, what, holders in abilities:
+            for i, t in enumerate(holder.get("triggers", [])):
+                self._trigger(rs, path + ("triggers", i), t, holders, what, zones)
+            for i, m in enumerate(holder.get("modifiers", [])):
+                self._modifier(rs, path + ("modifiers", i), m, holders, what, zones)
         if "setup" in d:
             rs.setup = self.compile(("setup",), "program", [], "setup")
         rs.flow = self.compile(("flow",), "program", [], "flow")
@@ -302,11 +309,12 @@ class _Builder:
             declared = kind.get("properties", {})
             props: dict[str, Any] = {}
             for key, value in entry.items():
-                if key in ("kind", "name", "count", "zone"):
+                if key in ("kind", "name", "count", "zone", "triggers", "modifiers"):
                     continue
                 if key not in declared:
                     self.error(path + (key,), f"'{key}' is not a property of card kind '{kind_name}'"
-                               f"{suggest(key, list(declared) + ['name', 'count', 'zone'])}", key=True)
+                               f"{suggest(key, list(declared) + ['name', 'count', 'zone', 'triggers', 'modifiers'])}",
+                               key=True)
                     continue
                 expected = PROPERTY_TYPES[declared[key]]
                 if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
@@ -326,7 +334,7 @@ class _Builder:
             if total > MAX_CARDS:
                 self.error(path + ("count",), f"more than {MAX_CARDS} cards in all")
                 break
-            result.extend(CardDef(kind_name, name, props, zone, label, back) for _ in range(count))
+            result.extend(CardDef(kind_name, name, props, zone, label, back, i) for _ in range(count))
         return result
 
     def _label(self, path: tuple, template: str, name: str, kind: str, props: dict) -> str:
@@ -338,32 +346,35 @@ class _Builder:
             self.error(path, f"the label '{template}' of kind '{kind}' cannot be filled: {exc}")
             return name or kind
 
-    def _trigger(self, rs: Ruleset, path: tuple, t: dict, kind: str | None, zones: dict) -> None:
+    def _trigger(self, rs: Ruleset, path: tuple, t: dict, holders: frozenset[int] | None, what: str,
+                 zones: dict) -> None:
         params = t.get("params", [])
-        scope = params + (["card", "owner"] if kind else [])
-        rule = f"trigger on '{t['on']}'" + (f" of card kind {kind}" if kind else "")
-        while_in = self._while_in(path, t, kind, zones)
+        scope = params + (["card", "owner"] if holders is not None else [])
+        rule = f"trigger on '{t['on']}'" + (f" of {what}" if what else "")
+        while_in = self._while_in(path, t, holders, zones)
         cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in t else None
         body = self.compile(path + ("do",), "program", scope, rule)
-        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, body, kind, while_in, rule))
+        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, body, holders, while_in, rule))
 
-    def _modifier(self, rs: Ruleset, path: tuple, m: dict, kind: str, zones: dict) -> None:
+    def _modifier(self, rs: Ruleset, path: tuple, m: dict, holders: frozenset[int], what: str,
+                  zones: dict) -> None:
         fname = m["modify"]
         if fname not in self.names.functions:
             self.error(path + ("modify",), f"unknown function '{fname}'{suggest(fname, self.names.functions)}")
             return
         scope = self.names.functions[fname] + ["value", "card", "owner"]
-        rule = f"modifier of {fname} on card kind {kind}"
+        rule = f"modifier of {fname} on {what}"
         cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in m else None
         value = self.compile(path + ("value",), "expression", scope, rule)
         rs.modifiers.setdefault(fname, []).append(
-            Modifier(fname, cond, value, kind, self._while_in(path, m, kind, zones)))
+            Modifier(fname, cond, value, holders, self._while_in(path, m, holders, zones)))
 
-    def _while_in(self, path: tuple, entry: dict, kind: str | None, zones: dict) -> frozenset[str] | None:
+    def _while_in(self, path: tuple, entry: dict, holders: frozenset[int] | None,
+                  zones: dict) -> frozenset[str] | None:
         if "while_in" not in entry:
             return None
-        if kind is None:
-            self.error(path + ("while_in",), "'while_in' is only for abilities of card kinds")
+        if holders is None:
+            self.error(path + ("while_in",), "'while_in' is only for abilities of cards and card kinds")
         for z in entry["while_in"]:
             if z not in zones:
                 self.error(path + ("while_in",), f"unknown zone '{z}'{suggest(z, zones)}")

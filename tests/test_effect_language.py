@@ -283,3 +283,29 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
     # Shuffled away: nobody's memory follows it, but the supply is public and face up.
     assert g.table.cards[3].known == set()
     assert (sees_blue7(1), sees_blue7(2)) == (True, True)
+
+
+def test_abilities_of_one_card_entry_only(tmp_path):
+    text = BASE.replace("  - {kind: token, colour: blue, rank: 7}", """  - kind: token
+    colour: blue
+    rank: 7
+    modifiers:
+      - {modify: reach, while_in: [hand], if: owner == p, value: value * 10}
+    triggers:
+      - {on: ping, while_in: [hand], do: "points[owner] += 1"}""") + textwrap.dedent("""
+        functions:
+          reach: {params: [p], expr: "count(hand[p])"}
+        flow: |
+          for c in supply:
+              move(c, hand[1] if c.colour == "blue" else hand[2])
+          emit("ping")
+          total = reach(1) + reach(2)
+        scoring:
+          score: points[player]
+        """)
+    path = tmp_path / "entry.yaml"
+    path.write_text(text)
+    g = Game(load_ruleset(path), 2, seed=1)
+    # P1 holds blue 3 and blue 7: reach 2, times 10 for blue 7. P2 holds the reds: reach 2, no ability.
+    assert g.table.counters["total"] == 22
+    assert g.table.counters["points"] == {1: 1, 2: 0}
