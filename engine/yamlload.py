@@ -83,6 +83,9 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
         context = f" {exc.context}" if exc.context and "found" not in problem else ""
         if "\\t" in problem or "tab" in problem:
             problem, context = "a tab character is used for indentation; YAML needs spaces", ""
+        elif "flow mapping" in (exc.context or "") or "flow sequence" in (exc.context or ""):
+            context += ("; inside { } or [ ], rule text containing [ ] , or { } must be quoted, "
+                        'e.g. expr: "count(hand[p])"')
         return None, smap, [Diagnostic(Location(file, line, col), f"YAML syntax: {problem}{context}")]
     except yaml.YAMLError as exc:
         return None, smap, [Diagnostic(Location(file, 1, 1), f"YAML syntax: {exc}")]
