@@ -65,8 +65,12 @@ class HumanAgent:
             if not text:
                 self._say("Please type the number of an option.")
                 continue
-            if not text.isdigit():
-                self._say(f"'{text}' is not a number; type a number from 1 to {n}.")
+            if not (text.isascii() and text.isdigit()) or len(text) > 9:
+                shown = text if len(text) <= 20 else text[:20] + "..."
+                if text.isascii() and text.isdigit():
+                    self._say(f"{shown} is not an option; type a number from 1 to {n}.")
+                else:
+                    self._say(f"'{shown}' is not a number; type a number from 1 to {n}.")
                 continue
             choice = int(text)
             if not 1 <= choice <= n:

@@ -203,6 +203,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not game.over:
         print(f"{args.file}: replayed {len(game.decisions)} decisions; the game is not over "
               f"(waiting for {game.pending.player}).")
+        if expected is not None:
+            print(f"{args.file}: does NOT reproduce: the save records a finished game.")
+            return 1
         return 0
     scores = {str(p): s for p, s in game.scores().items()}
     print("Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())

@@ -154,17 +154,44 @@ def load_ruleset(path: str | Path) -> Ruleset:
     except OSError as exc:
         raise RulesetError([Diagnostic(Location(file), f"cannot read the file: {exc.strerror or exc}")]) from None
     data, smap, problems = load_yaml(raw, file)
-    if data is None or problems:
+    if data is None:
         raise RulesetError(problems)
-    problems = schema_problems(data, smap)
-    if problems:
+    schema_errors = schema_problems(data, smap)
+    problems += [d for d, _ in schema_errors]
+    if not isinstance(data, dict):
         raise RulesetError(problems)
+    # Leave out what the schema rejected, then check the rest too, so every mistake is reported.
+    for _, (path, keys) in schema_errors:
+        _prune(data, path, keys)
     builder = _Builder(data, smap)
-    ruleset = builder.build()
-    if builder.problems:
-        raise RulesetError(builder.problems)
+    try:
+        ruleset = builder.build()
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+        if not problems:
+            raise
+        ruleset = None  # the data was too broken to check further; the schema's reports say why
+    problems += builder.problems
+    if problems or ruleset is None:
+        raise RulesetError(problems)
     ruleset.digest = hashlib.sha256(raw).hexdigest()
     return ruleset
+
+
+def _prune(data: Any, path: tuple, keys: list | None) -> None:
+    """Remove a value the schema rejected (or only the unknown `keys` of a mapping)."""
+    node = data
+    for key in path[:-1] if keys is None else path:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return
+    if keys is not None:
+        for k in keys:
+            node.pop(k, None) if isinstance(node, dict) else None
+    elif path and isinstance(node, dict):
+        node.pop(path[-1], None)
+    elif path and isinstance(node, list) and isinstance(path[-1], int) and path[-1] < len(node):
+        node[path[-1]] = None
 
 
 class _Builder:
@@ -182,15 +209,15 @@ class _Builder:
 
     def build(self) -> Ruleset:
         d = self.data
-        game = d["game"]
+        game = d.get("game") or {}
         constants = d.get("constants", {})
-        options = {name: OptionSpec(name, o["default"], o.get("values"), o.get("players"),
+        options = {name: OptionSpec(name, o.get("default"), o.get("values"), o.get("players"),
                                     o.get("description", ""))
                    for name, o in d.get("options", {}).items()}
         for name, o in options.items():
             if o.values is not None and o.default not in o.values:
                 self.error(("options", name, "default"), f"the default {o.default!r} is not among the values")
-        zones = self._zones(d["zones"], constants)
+        zones = self._zones(d.get("zones", {}), constants)
         counters = self._counters(d.get("counters", {}), constants)
         kinds = d.get("card_kinds", {})
         cards = self._cards(d.get("cards", []), kinds, zones)
@@ -201,7 +228,7 @@ class _Builder:
                       procedures={n: p.get("params", []) for n, p in d.get("procedures", {}).items()},
                       options=set(options), properties=properties)
         self._check_name_clashes(names)
-        rs = Ruleset(path=self.smap.file, name=game["name"], players=sorted(game["players"]),
+        rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=sorted(game.get("players", [])),
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters)
         self.names = names
         for name, f in d.get("functions", {}).items():
@@ -214,10 +241,10 @@ class _Builder:
             self._trigger(rs, ("triggers", i), t, None, "", zones)
         entries = d.get("cards", [])
         abilities = [(("card_kinds", name), kind, f"card kind {name}",
-                      frozenset(i for i, e in enumerate(entries) if e.get("kind") == name))
+                      frozenset(i for i, e in enumerate(entries) if isinstance(e, dict) and e.get("kind") == name))
                      for name, kind in kinds.items()]
         abilities += [(("cards", i), e, f"card {e.get('name') or e.get('kind')}", frozenset({i}))
-                      for i, e in enumerate(entries)]
+                      for i, e in enumerate(entries) if isinstance(e, dict)]
         for path, holder, what, holders in abilities:
             for i, t in enumerate(holder.get("triggers", [])):
                 self._trigger(rs, path + ("triggers", i), t, holders, what, zones)
@@ -225,12 +252,13 @@ class _Builder:
                 self._modifier(rs, path + ("modifiers", i), m, holders, what, zones)
         if "setup" in d:
             rs.setup = self.compile(("setup",), "program", [], "setup")
-        rs.flow = self.compile(("flow",), "program", [], "flow")
-        scoring = d["scoring"]
-        rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
+        rs.flow = self.compile(("flow",), "program", [], "flow") if "flow" in d else _nothing
+        scoring = d.get("scoring", {})
+        if "score" in scoring:
+            rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
         if "tiebreak" in scoring:
             rs.tiebreak = self.compile(("scoring", "tiebreak"), "expression", ["player"], "tiebreak")
-        if "teams" in scoring:
+        if "when" in scoring.get("teams", {}) and "groups" in scoring["teams"]:
             when = self.compile(("scoring", "teams", "when"), "expression", [], "teams")
             groups = scoring["teams"]["groups"]
             seats = [s for g in groups for s in g]
@@ -289,7 +317,9 @@ class _Builder:
     def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[CardDef]:
         result: list[CardDef] = []
         for kind_name, kind in kinds.items():
-            z = kind["zone"]
+            z = kind.get("zone")
+            if z is None:
+                continue
             if z not in zones:
                 self.error(("card_kinds", kind_name, "zone"), f"unknown zone '{z}'{suggest(z, zones)}")
             elif zones[z].per is not None:
@@ -301,6 +331,8 @@ class _Builder:
         total = 0
         for i, entry in enumerate(cards):
             path = ("cards", i)
+            if not isinstance(entry, dict) or "kind" not in entry:
+                continue
             kind_name = entry["kind"]
             if kind_name not in kinds:
                 self.error(path + ("kind",), f"unknown card kind '{kind_name}'{suggest(kind_name, kinds)}")
@@ -323,8 +355,8 @@ class _Builder:
             for key in declared:
                 if key not in entry:
                     self.error(path, f"card is missing the property '{key}' of kind '{kind_name}'")
-            zone = entry.get("zone", kind["zone"])
-            if zone not in zones:
+            zone = entry.get("zone", kind.get("zone"))
+            if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
             name = entry.get("name", "")
             label = self._label(path, kind.get("label", ""), name, kind_name, props)
@@ -348,6 +380,8 @@ class _Builder:
 
     def _trigger(self, rs: Ruleset, path: tuple, t: dict, holders: frozenset[int] | None, what: str,
                  zones: dict) -> None:
+        if not isinstance(t, dict) or "on" not in t or "do" not in t:
+            return
         params = t.get("params", [])
         scope = params + (["card", "owner"] if holders is not None else [])
         rule = f"trigger on '{t['on']}'" + (f" of {what}" if what else "")
@@ -358,6 +392,8 @@ class _Builder:
 
     def _modifier(self, rs: Ruleset, path: tuple, m: dict, holders: frozenset[int], what: str,
                   zones: dict) -> None:
+        if not isinstance(m, dict) or "modify" not in m or "value" not in m:
+            return
         fname = m["modify"]
         if fname not in self.names.functions:
             self.error(path + ("modify",), f"unknown function '{fname}'{suggest(fname, self.names.functions)}")
@@ -387,10 +423,10 @@ class _Builder:
         try:
             tree = parse(text, start)
         except ParseProblem as exc:
-            self.problems.append(Diagnostic(self.smap.text_location(path, exc.line, exc.column),
+            self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
                                             f"in {rule}: {exc.message}"))
             return _nothing if start == "program" else _none
-        compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, line, col),
+        compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
         if start == "program":
             return compiler.program(tree, params)

@@ -19,13 +19,25 @@ def load_schema(name: str = "ruleset.schema.json") -> dict:
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
 
-def schema_problems(data: Any, smap: SourceMap, name: str = "ruleset.schema.json") -> list[Diagnostic]:
-    """Every schema violation in `data`, each at the position of the offending value or key."""
+Rejected = tuple[tuple, list | None]  # the path of a rejected value, or of a mapping and its unknown keys
+
+
+def schema_problems(data: Any, smap: SourceMap,
+                    name: str = "ruleset.schema.json") -> list[tuple[Diagnostic, Rejected]]:
+    """Every schema violation in `data`, each at the position of the offending value or key,
+    with what was rejected (so the caller can leave it out and check the rest)."""
     schema = load_schema(name)
     validator = jsonschema.Draft202012Validator(schema)
     problems = []
     for error in validator.iter_errors(data):
-        problems.extend(_explain(error, smap))
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties":
+            rejected: Rejected = (path, [k for k in error.instance if k not in error.schema.get("properties", {})])
+        elif error.validator == "required":
+            rejected = (path, [])
+        else:
+            rejected = (path, None)
+        problems.extend((d, rejected) for d in _explain(error, smap))
     return problems
 
 

@@ -27,7 +27,8 @@ class SourceMap:
     file: str
     marks: dict[Path, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Path, tuple[int, int]] = field(default_factory=dict)
-    text_starts: dict[Path, tuple[int, int, bool]] = field(default_factory=dict)
+    # For each string: (offset in the string, file line, file column) where each source line starts.
+    segments: dict[Path, list[tuple[int, int, int]]] = field(default_factory=dict)
 
     def at(self, path: Path, key: bool = False) -> Location:
         """The location of the value at path, or of its nearest parent that is known."""
@@ -44,15 +45,23 @@ class SourceMap:
         line, col = self.marks.get((), (1, 1))
         return Location(self.file, line, col)
 
-    def text_location(self, path: Path, line: int, column: int) -> Location:
-        """Map a line/column inside a string value (1-based) to the file."""
-        start = self.text_starts.get(tuple(path))
-        if start is None:
+    def text_location(self, path: Path, text: str, line: int, column: int) -> Location:
+        """Map a line/column inside the string `text` at `path` (1-based) to the file."""
+        segments = self.segments.get(tuple(path))
+        if not segments:
             return self.at(path)
-        first_line, first_col, block = start
-        if block or line > 1:
-            return Location(self.file, first_line + line - 1, (first_col if block else 0) + column)
-        return Location(self.file, first_line, first_col + column - 1)
+        lines = text.split("\n")
+        index = sum(len(s) + 1 for s in lines[: max(0, line - 1)]) + column - 1
+        offset, file_line, file_col = segments[0]
+        for seg in segments:
+            if seg[0] > index:
+                break
+            offset, file_line, file_col = seg
+        return Location(self.file, file_line, file_col + index - offset)
+
+
+def source_char(lines: list[str], line: int, column: int) -> str:
+    return lines[line][column] if 0 <= line < len(lines) and 0 <= column < len(lines[line]) else "?"
 
 
 class _Budget:
@@ -81,6 +90,10 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         problem = exc.problem or "invalid YAML"
         context = f" {exc.context}" if exc.context and "found" not in problem else ""
+        cm = exc.context_mark
+        if cm is not None and exc.context and "flow" in exc.context and (cm.line + 1, cm.column + 1) != (line, col):
+            opener = source_char(lines, cm.line, cm.column)
+            context += f" (the '{opener}' opened at line {cm.line + 1}, column {cm.column + 1} is not closed?)"
         if "\\t" in problem or "tab" in problem:
             problem, context = "a tab character is used for indentation; YAML needs spaces", ""
         elif "flow mapping" in (exc.context or "") or "flow sequence" in (exc.context or ""):
@@ -149,17 +162,42 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 
 
 def _remember_text_start(node: yaml.ScalarNode, path: Path, smap: SourceMap, lines: list[str]) -> None:
-    """Record where the text of a string begins, so effect-language errors get file positions."""
-    line = node.start_mark.line + 1
-    col = node.start_mark.column + 1
+    """Record where each line of a string's text stands in the file, so that errors inside
+    effect-language text get file positions (literal, folded, plain and quoted styles)."""
+    first, col = node.start_mark.line, node.start_mark.column
+    last = node.end_mark.line
     if node.style in ("|", ">"):
-        # Block scalar: content starts on the next non-empty line, at its indentation.
-        i = line  # index of the next line (0-based)
-        while i < len(lines) and not lines[i].strip():
-            i += 1
-        indent = len(lines[i]) - len(lines[i].lstrip(" ")) if i < len(lines) else 0
-        smap.text_starts[path] = (i + 1, indent, True)
-    elif node.style in ("'", '"'):
-        smap.text_starts[path] = (line, col + 1, False)
-    else:
-        smap.text_starts[path] = (line, col, False)
+        stop = last if node.end_mark.column == 0 else last + 1
+        content = [i for i in range(first + 1, min(stop, len(lines)))]
+        filled = [i for i in content if lines[i].strip()]
+        indent = min(len(lines[i]) - len(lines[i].lstrip(" ")) for i in filled) if filled else 0
+        if node.style == "|":
+            segments, offset = [], 0
+            for i in content:
+                segments.append((offset, i + 1, indent + 1))
+                offset += len(lines[i][indent:]) + 1
+            smap.segments[path] = segments
+            return
+        smap.segments[path] = _folded([(i, indent) for i in content], lines)
+        return
+    start = col + (1 if node.style in ("'", '"') else 0)
+    rows = [(first, start)] + [(i, len(lines[i]) - len(lines[i].lstrip())) for i in range(first + 1, last + 1)
+                               if i < len(lines)]
+    smap.segments[path] = _folded(rows, lines)
+
+
+def _folded(rows: list[tuple[int, int]], lines: list[str]) -> list[tuple[int, int, int]]:
+    """Segments of a folded string: source lines joined by spaces, a blank line giving a newline."""
+    segments, offset, after_blank = [], 0, True
+    for i, start in rows:
+        text = lines[i][start:] if i < len(lines) else ""
+        if not text.strip():
+            offset += 1
+            after_blank = True
+            continue
+        if not after_blank:
+            offset += 1
+        segments.append((offset, i + 1, start + 1))
+        offset += len(text.rstrip())
+        after_blank = False
+    return segments or [(0, rows[0][0] + 1, rows[0][1] + 1)]

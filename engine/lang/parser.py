@@ -70,15 +70,42 @@ def parse(text: str, start: str) -> Tree:
         hint = ""
         if token.type == "_INDENT":
             hint = "; only a line ending in ':' may be followed by an indented block"
-        line = token.line if token.line is not None else 1
-        col = token.column if token.column is not None else 1
+        if token.type in ("_INDENT", "_DEDENT"):  # they borrow the newline's place: point at the next line
+            line, col = token.end_line or 1, token.end_column or 1
+        else:
+            line = token.line if token.line is not None else 1
+            col = token.column if token.column is not None else 1
         raise ParseProblem(line, col, f"unexpected {shown}{_expected(exc)}{hint}") from None
     except UnexpectedInput as exc:  # pragma: no cover - other Lark input errors
         raise ParseProblem(getattr(exc, "line", 1), getattr(exc, "column", 1), str(exc)) from None
-    except DedentError as exc:
-        raise ParseProblem(1, 1, f"indentation does not match any outer level ({exc})") from None
+    except DedentError:
+        line, indent = _bad_dedent(source)
+        raise ParseProblem(line, indent + 1, "this line's indentation matches no outer block "
+                                             "(indent it like a line above)") from None
     except (LarkError, RecursionError) as exc:
         raise ParseProblem(1, 1, f"cannot parse this rule: {exc.__class__.__name__}") from None
+
+
+def _bad_dedent(source: str) -> tuple[int, int]:
+    """The first line whose indentation returns to no enclosing level (line, indent)."""
+    levels = [0]
+    depth = 0
+    for number, text in enumerate(source.split("\n"), 1):
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(text) - len(text.lstrip(" \t"))
+        if depth == 0:
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    return number, indent
+        depth += sum(stripped.count(c) for c in "([") - sum(stripped.count(c) for c in ")]")
+        depth = max(depth, 0)
+    return 1, 0
 
 
 def _expected(exc: UnexpectedInput) -> str:
