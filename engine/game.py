@@ -83,6 +83,8 @@ class Game:
                 return self.players
             if per == "card":
                 return table.cards
+            if per in rs.boards:
+                return rs.boards[per].places
             return rs.constants[per]
         for name, spec in rs.zones.items():
             if spec.per is None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .board import Board, Place
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .lang.compiler import Compiler, Names
 from .lang.parser import ParseProblem, parse
@@ -109,6 +110,8 @@ class Ruleset:
     score: Callable | None = None
     tiebreak: Callable | None = None
     teams: tuple[Callable, list[list[int]]] | None = None
+    boards: dict[str, Board] = field(default_factory=dict)
+    board_display: dict[str, Callable] = field(default_factory=dict)
     digest: str = ""
 
     def resolve_options(self, given: dict[str, str], players: int) -> dict[str, Any]:
@@ -217,20 +220,28 @@ class _Builder:
         for name, o in options.items():
             if o.values is not None and o.default not in o.values:
                 self.error(("options", name, "default"), f"the default {o.default!r} is not among the values")
+        boards = self._boards(d.get("boards", {}))
+        self.boards = boards
         zones = self._zones(d.get("zones", {}), constants)
         counters = self._counters(d.get("counters", {}), constants)
         kinds = d.get("card_kinds", {})
         cards = self._cards(d.get("cards", []), kinds, zones)
         properties = {p for k in kinds.values() for p in k.get("properties", {})}
-        names = Names(constants=constants, counters={n: c.per for n, c in counters.items()},
+        properties |= {p for b in d.get("boards", {}).values() for p in b.get("properties", {})}
+        names = Names(constants={**constants, **boards}, counters={n: c.per for n, c in counters.items()},
                       zones={n: z.per for n, z in zones.items()},
                       functions={n: f.get("params", []) for n, f in d.get("functions", {}).items()},
                       procedures={n: p.get("params", []) for n, p in d.get("procedures", {}).items()},
                       options=set(options), properties=properties)
         self._check_name_clashes(names)
         rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=sorted(game.get("players", [])),
-                     options=options, constants=constants, cards=cards, zones=zones, counters=counters)
+                     options=options, constants=constants, cards=cards, zones=zones, counters=counters,
+                     boards=boards)
         self.names = names
+        for name, b in d.get("boards", {}).items():
+            if "display" in b:
+                rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
+                                                      f"display of board {name}")
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "expression", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
@@ -285,14 +296,46 @@ class _Builder:
                            key=True)
 
     def _per_keys_ok(self, path: tuple, per: str | None, constants: dict) -> None:
-        if per is None or per in ("player", "card"):
+        if per is None or per in ("player", "card") or per in self.boards:
             return
         if per not in constants:
-            self.error(path, f"'per: {per}' names no constant list"
-                             f"{suggest(per, list(constants) + ['player', 'card'])}; use player, card or "
-                             "the name of a constant list")
+            self.error(path, f"'per: {per}' names no constant list or board"
+                             f"{suggest(per, list(constants) + list(self.boards) + ['player', 'card'])}; "
+                             "use player, card, a board or the name of a constant list")
         elif not isinstance(constants[per], list) or not constants[per]:
             self.error(path, f"'per: {per}' must name a constant that is a non-empty list")
+
+    def _boards(self, boards: dict) -> dict[str, Board]:
+        result = {}
+        for name, b in boards.items():
+            board = Board(name, b["layout"])
+            declared = b.get("properties", {})
+            for i, entry in enumerate(b["places"]):
+                path = ("boards", name, "places", i)
+                if not isinstance(entry, dict) or "id" not in entry:
+                    continue
+                props = self._properties(path, entry, declared, ("id", "q", "r"), f"the places of board '{name}'")
+                if board.layout == "hex" and not ("q" in entry and "r" in entry):
+                    self.error(path, "a place of a hex board needs coordinates q and r")
+                place_id = str(entry["id"])
+                if place_id in board.by_id:
+                    self.error(path + ("id",), f"duplicate place id '{place_id}'")
+                    continue
+                place = Place(place_id, name, props,
+                              self._label(path, b.get("label", ""), place_id, name, {"id": place_id, **props})
+                              if b.get("label") else place_id, entry.get("q"), entry.get("r"))
+                board.places.append(place)
+                board.by_id[place_id] = place
+            edges = []
+            for i, (a, z) in enumerate(b.get("edges", [])):
+                for end in (a, z):
+                    if end not in board.by_id:
+                        self.error(("boards", name, "edges", i), f"unknown place '{end}'{suggest(end, board.by_id)}")
+                if a in board.by_id and z in board.by_id:
+                    edges.append((a, z))
+            board.connect(edges)
+            result[name] = board
+        return result
 
     def _zones(self, zones: dict, constants: dict) -> dict[str, ZoneSpec]:
         result = {}
@@ -338,23 +381,9 @@ class _Builder:
                 self.error(path + ("kind",), f"unknown card kind '{kind_name}'{suggest(kind_name, kinds)}")
                 continue
             kind = kinds[kind_name]
-            declared = kind.get("properties", {})
-            props: dict[str, Any] = {}
-            for key, value in entry.items():
-                if key in ("kind", "name", "count", "zone", "triggers", "modifiers"):
-                    continue
-                if key not in declared:
-                    self.error(path + (key,), f"'{key}' is not a property of card kind '{kind_name}'"
-                               f"{suggest(key, list(declared) + ['name', 'count', 'zone', 'triggers', 'modifiers'])}",
-                               key=True)
-                    continue
-                expected = PROPERTY_TYPES[declared[key]]
-                if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
-                    self.error(path + (key,), f"property '{key}' must be of type {declared[key]}, got {value!r}")
-                props[key] = value
-            for key in declared:
-                if key not in entry:
-                    self.error(path, f"card is missing the property '{key}' of kind '{kind_name}'")
+            props = self._properties(path, entry, kind.get("properties", {}),
+                                     ("kind", "name", "count", "zone", "triggers", "modifiers"),
+                                     f"card kind '{kind_name}'")
             zone = entry.get("zone", kind.get("zone"))
             if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
@@ -368,6 +397,25 @@ class _Builder:
                 break
             result.extend(CardDef(kind_name, name, props, zone, label, back, i) for _ in range(count))
         return result
+
+    def _properties(self, path: tuple, entry: dict, declared: dict, reserved: tuple, owner: str) -> dict:
+        """The declared properties of an entry, each of its declared type; reports the rest."""
+        props: dict[str, Any] = {}
+        for key, value in entry.items():
+            if key in reserved:
+                continue
+            if key not in declared:
+                self.error(path + (key,), f"'{key}' is not a property of {owner}"
+                           f"{suggest(key, list(declared) + list(reserved))}", key=True)
+                continue
+            expected = PROPERTY_TYPES[declared[key]]
+            if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
+                self.error(path + (key,), f"property '{key}' must be of type {declared[key]}, got {value!r}")
+            props[key] = value
+        for key in declared:
+            if key not in entry:
+                self.error(path, f"missing the property '{key}' of {owner}")
+        return props
 
     def _label(self, path: tuple, template: str, name: str, kind: str, props: dict) -> str:
         if not template:

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from .game import Game, LogEntry
+from .board import Place, render_hex
 from .table import Card, Player, Zone, can_see
 
 
@@ -36,6 +37,8 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None) -
         return f"a face-down {back} card".replace("  ", " ") if back else "a face-down card"
     if isinstance(value, Player):
         return names.get(int(value), str(value)) if names else str(value)
+    if isinstance(value, Place):
+        return value.label
     if isinstance(value, Zone):
         if value.spec.per == "card":
             return f"{value.spec.label} of {label(value.key, viewer, names)}"
@@ -99,7 +102,8 @@ class PlayerView:
 
     def zones(self) -> list[dict[str, Any]]:
         return [{"name": z.name, "key": self._label(z.key) if z.key is not None else None,
-                 "label": self._label(z), "display": z.spec.display, "per_card": z.spec.per == "card",
+                 "label": self._label(z), "display": z.spec.display,
+                 "per_card": z.spec.per not in (None, "player") and z.spec.per not in self._game.rules.constants,
                  "count": len(z.cards),
                  "cards": self._cards(z)}
                 for z in self._game.table.all_zones()]
@@ -131,12 +135,20 @@ class PlayerView:
         entries = self._game.log if last is None else self._game.log[-last:] if last else []
         return [log_line(e, self.player, self._names) for e in entries]
 
+    def boards(self) -> dict[str, str]:
+        """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
+        game = self._game
+        return {name: render_hex(game.rules.boards[name],
+                                 lambda place, show=show: self._label(show(game, {"place": place})))
+                for name, show in game.rules.board_display.items()}
+
     def as_dict(self, log_last: int | None = None) -> dict[str, Any]:
         game = self._game
         return {
             "game": game.rules.name,
             "you": self.you,
             "players": [label(p, None, self._names) for p in game.players],
+            "boards": self.boards(),
             "zones": self.zones(),
             "counters": self.counters(),
             "log": self.log(log_last),
@@ -154,6 +166,9 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
     """A view as text for the terminal."""
     v = pv.as_dict(log_last=log_lines)
     lines = [f"== {v['game']} ==" + (f"  (you are {v['you']})" if v["you"] else "")]
+    for name, art in v["boards"].items():
+        lines.append(f"  [{name}]")
+        lines.append(art)
     for z in v["zones"]:
         if not z["display"] or (z["count"] == 0 and z["per_card"]):
             continue

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..errors import EffectError
+from .. import board as boards
+from ..board import Board, Place
 from ..table import Card, Player, Zone
 
 VALUE, EFFECT, CHOICE = "value", "effect", "choice"
@@ -53,6 +55,8 @@ def builtin(signature: str, kind: str = VALUE, example: str = "") -> Callable:
 def _items(x: Any) -> list:
     if isinstance(x, Zone):
         return list(x.cards)
+    if isinstance(x, Board):
+        return list(x.places)
     if isinstance(x, dict):
         return list(x.values())
     if isinstance(x, (list, tuple)):
@@ -66,6 +70,8 @@ def describe(x: Any) -> str:
         return f"the card {x.label}"
     if isinstance(x, Zone):
         return f"the zone {x.label}"
+    if isinstance(x, Place):
+        return f"the place {x.label}"
     if x is None:
         return "none"
     return {bool: "a true/false value", int: "a number", float: "a number", str: "a string",
@@ -137,6 +143,18 @@ def last(g, items):
     if not values:
         raise EffectError(f"last() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
     return values[-1]
+
+
+@builtin("text(value)", example='text(count(deck)) + " left"')
+def text(g, value):
+    """The value as text, e.g. to join with other text with +."""
+    if isinstance(value, Card):
+        return value.label
+    if isinstance(value, Place):
+        return value.label
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
 
 
 @builtin("abs(number)")
@@ -216,6 +234,41 @@ def players_from(g, player):
 def next_player(g, player):
     """The player after `player` in turn order."""
     return Player(player % len(g.players) + 1)
+
+
+# ---------------------------------------------------------------- boards
+
+def _place(x: Any, what: str) -> Place:
+    if not isinstance(x, Place):
+        raise EffectError(f"{what} must be a place of a board, got {describe(x)}")
+    return x
+
+
+@builtin("neighbours(place)", example="[n for n in neighbours(hex) if n.terrain != \"water\"]")
+def neighbours(g, place):
+    """The places next to a place on its board."""
+    return list(_place(place, "neighbours' argument").neighbours)
+
+
+@builtin("distance(place_a, place_b)", example="distance(here, there) <= 2")
+def distance(g, a, b):
+    """The fewest steps between two places of a board, or none if they are not connected."""
+    return boards.distance(_place(a, "distance's first argument"), _place(b, "distance's second argument"))
+
+
+@builtin("routes(start, edges, max_length, goal)",
+         example="routes(origin, [[a_of[l], b_of[l], l] for l in links], level, c -> c.colour == \"red\")")
+def routes(g, start, edges, max_length, goal):
+    """Every route from `start` along `edges` (a list of [a, b, tag], usable both ways) with at most
+    `max_length` edges that ends at the first node where `goal` (a `x -> ...` function) is true,
+    passing through no other such node and visiting no node twice. Each route has .edges (the tags),
+    .nodes (start to end) and .end; shortest routes first."""
+    checked = []
+    for e in _items(edges):
+        if not isinstance(e, list) or len(e) != 3:
+            raise EffectError(f"each edge must be a list [a, b, tag], got {describe(e)}")
+        checked.append(e)
+    return boards.routes(start, checked, int(max_length), goal)
 
 
 # ---------------------------------------------------------------- effects

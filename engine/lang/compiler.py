@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from lark import Token, Tree
 
+from ..board import Board, Place
 from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
 from ..table import Card, Zone
 from . import builtins as B
@@ -21,6 +22,8 @@ Fn = Callable[[Any, dict], Any]
 
 CARD_ATTRIBUTES = {"kind", "name", "id", "zone", "owner", "label", "face_down"}
 ZONE_ATTRIBUTES = {"owner", "key", "name"}
+PLACE_ATTRIBUTES = {"id", "label", "board"}
+ROUTE_ATTRIBUTES = {"edges", "nodes", "end"}  # of what routes() returns
 SPECIAL_NAMES = {"players", "player_count", "option"}
 
 
@@ -98,6 +101,12 @@ def get_attribute(obj: Any, name: str) -> Any:
             return getattr(obj, name)
         raise EffectError(f"the card {obj.label} ({obj.kind}) has no property '{name}'"
                           + suggest(name, list(props)))
+    if isinstance(obj, Place):
+        if name in obj.props:
+            return obj.props[name]
+        if name in PLACE_ATTRIBUTES:
+            return getattr(obj, name)
+        raise EffectError(f"the place {obj.label} has no property '{name}'" + suggest(name, list(obj.props)))
     if isinstance(obj, Zone):
         if name in ZONE_ATTRIBUTES:
             return getattr(obj, name)
@@ -117,6 +126,10 @@ def get_index(obj: Any, key: Any) -> Any:
         return obj[key]
     if isinstance(obj, (list, str)):
         return obj[key]
+    if isinstance(obj, Board):
+        if key not in obj.by_id:
+            raise EffectError(f"board {obj.name} has no place '{key}'" + suggest(str(key), obj.by_id))
+        return obj.by_id[key]
     raise EffectError(f"{B.describe(obj)} cannot be indexed")
 
 
@@ -543,7 +556,8 @@ class Compiler:
             if attr not in self.names.options:
                 self._error(attr_tok, f"unknown option '{attr}'{suggest(attr, self.names.options)}")
             return lambda g, env: g.options.get(attr)
-        if attr not in self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES:
+        if attr not in (self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES | PLACE_ATTRIBUTES
+                        | ROUTE_ATTRIBUTES):
             self._error(attr_tok, f"no card kind has a property '{attr}'"
                                   f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
         fn = self._expr(obj)

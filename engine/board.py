@@ -1,0 +1,126 @@
+"""Boards: graphs of places with printed properties, and the path queries games ask of them.
+
+A board is data (a hex map with terrain, a ring of stations); what is on a place lives in
+zones and counters declared `per: BOARD`. Path queries (neighbours, distances, routes over
+a list of edges) belong here, so no game computes paths in its own rules.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+# Axial hex directions: every hex (q, r) touches these six offsets.
+HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+class Place:
+    """One place of a board: an id, printed properties, and its neighbours."""
+
+    __slots__ = ("id", "board", "props", "label", "neighbours", "q", "r")
+
+    def __init__(self, place_id: str, board: str, props: dict[str, Any], label: str,
+                 q: int | None = None, r: int | None = None):
+        self.id = place_id
+        self.board = board
+        self.props = props
+        self.label = label
+        self.neighbours: list[Place] = []
+        self.q, self.r = q, r
+
+    def __repr__(self) -> str:
+        return f"<place {self.id}>"
+
+
+@dataclass
+class Board:
+    """The places of one board, in declaration order, with their adjacency."""
+
+    name: str
+    layout: str
+    places: list[Place] = field(default_factory=list)
+    by_id: dict[str, Place] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Place]:
+        return iter(self.places)
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def __getitem__(self, place_id: str) -> Place:
+        return self.by_id[place_id]
+
+    def connect(self, edges: list[tuple[str, str]]) -> None:
+        """Adjacency: hex neighbours from axial coordinates, plus any explicit edges."""
+        if self.layout == "hex":
+            at = {(p.q, p.r): p for p in self.places if p.q is not None and p.r is not None}
+            for p in at.values():
+                p.neighbours = [at[(p.q + dq, p.r + dr)] for dq, dr in HEX_DIRECTIONS if (p.q + dq, p.r + dr) in at]
+        for a, b in edges:
+            pa, pb = self.by_id[a], self.by_id[b]
+            if pb not in pa.neighbours:
+                pa.neighbours.append(pb)
+            if pa not in pb.neighbours:
+                pb.neighbours.append(pa)
+
+
+def distance(a: Place, b: Place) -> int | None:
+    """Steps between two places along the board's adjacency (None if unconnected)."""
+    seen = {a.id: 0}
+    queue = deque([a])
+    while queue:
+        p = queue.popleft()
+        if p is b:
+            return seen[p.id]
+        for n in p.neighbours:
+            if n.id not in seen:
+                seen[n.id] = seen[p.id] + 1
+                queue.append(n)
+    return None
+
+
+def routes(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any]) -> list[dict[str, Any]]:
+    """Every simple route from `start` over `edges` ([a, b, tag] triples, usable both ways) of at
+    most `max_length` edges that ends at the first node where goal(node) is true.
+
+    A route never passes through a node satisfying the goal before its end, nor visits a node
+    twice. Each route is {"edges": [tags], "nodes": [start, ..., end], "end": end}, shortest first."""
+    adjacency: dict[int, list[tuple[Any, Any]]] = {}
+    for edge in edges:
+        a, b, tag = edge
+        adjacency.setdefault(id(a), []).append((b, tag))
+        adjacency.setdefault(id(b), []).append((a, tag))
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any, nodes: list, tags: list) -> None:
+        if len(tags) >= max_length:
+            return
+        for nxt, tag in adjacency.get(id(node), ()):
+            if any(nxt is n for n in nodes) or any(tag is t for t in tags):
+                continue
+            if goal(nxt):
+                found.append({"edges": tags + [tag], "nodes": nodes + [nxt], "end": nxt})
+            else:
+                walk(nxt, nodes + [nxt], tags + [tag])
+    walk(start, [start], [])
+    found.sort(key=lambda r: len(r["edges"]))
+    return found
+
+
+def render_hex(board: Board, cell: Callable[[Place], str], width: int = 5) -> str:
+    """Text art of a board: a hex board as offset rows of `width`-character cells, any
+    other board as a listing, one place a line."""
+    if board.layout != "hex" or not board.places:
+        return "\n".join(f"  {p.label:<18} {cell(p)}" for p in board.places)
+    rows: dict[int, list[Place]] = {}
+    for p in board.places:
+        rows.setdefault(p.r, []).append(p)
+    min_x = min(2 * p.q + p.r for p in board.places)
+    half = (width + 1) // 2
+    lines = []
+    for r in sorted(rows):
+        line = ""
+        for p in sorted(rows[r], key=lambda p: p.q):
+            line = line.ljust((2 * p.q + p.r - min_x) * half) + cell(p)[:width].center(width)
+        lines.append("  " + line.rstrip())
+    return "\n".join(lines)
