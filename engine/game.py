@@ -7,6 +7,7 @@ decisions taken reproduce a game exactly; a move that fails is undone by replayi
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from dataclasses import dataclass
@@ -92,10 +93,11 @@ class Game:
             else:
                 table.zones[name] = {k: Zone(spec, k, f"{spec.label} {k}") for k in keys(spec.per)}
         for name, spec in rs.counters.items():
+            # Every counter gets its own copy of the initial value: nothing is shared.
             if spec.per is None:
-                table.counters[name] = spec.initial
+                table.counters[name] = copy.deepcopy(spec.initial)
             else:
-                table.counters[name] = {k: spec.initial for k in keys(spec.per)}
+                table.counters[name] = {k: copy.deepcopy(spec.initial) for k in keys(spec.per)}
         for card, d in zip(table.cards, rs.cards):
             table.move(card, table.zones[d.zone])
         return table

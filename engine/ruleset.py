@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import string
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -128,6 +129,15 @@ class Ruleset:
         return values
 
 
+def freeze(value: Any) -> Any:
+    """Constants cannot change: lists become tuples and tables read-only mappings."""
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    return value
+
+
 def _parse_option(spec: OptionSpec, text: str) -> Any:
     if isinstance(spec.default, bool):
         lowered = text.lower()
@@ -213,7 +223,7 @@ class _Builder:
     def build(self) -> Ruleset:
         d = self.data
         game = d.get("game") or {}
-        constants = d.get("constants", {})
+        constants = {k: freeze(v) for k, v in d.get("constants", {}).items()}
         options = {name: OptionSpec(name, o.get("default"), o.get("values"), o.get("players"),
                                     o.get("description", ""))
                    for name, o in d.get("options", {}).items()}
@@ -302,7 +312,7 @@ class _Builder:
             self.error(path, f"'per: {per}' names no constant list or board"
                              f"{suggest(per, list(constants) + list(self.boards) + ['player', 'card'])}; "
                              "use player, card, a board or the name of a constant list")
-        elif not isinstance(constants[per], list) or not constants[per]:
+        elif not isinstance(constants[per], tuple) or not constants[per]:
             self.error(path, f"'per: {per}' must name a constant that is a non-empty list")
 
     def _boards(self, boards: dict) -> dict[str, Board]:
@@ -387,6 +397,8 @@ class _Builder:
             zone = entry.get("zone", kind.get("zone"))
             if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
+            elif "zone" in entry and zones[zone].per is not None:
+                self.error(path + ("zone",), f"cards cannot start in '{zone}': it is one zone per {zones[zone].per}")
             name = entry.get("name", "")
             label = self._label(path, kind.get("label", ""), name, kind_name, props)
             back = {p: props[p] for p in kind.get("back", []) if p in props}

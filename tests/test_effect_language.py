@@ -309,3 +309,30 @@ def test_abilities_of_one_card_entry_only(tmp_path):
     # P1 holds blue 3 and blue 7: reach 2, times 10 for blue 7. P2 holds the reds: reach 2, no ability.
     assert g.table.counters["total"] == 22
     assert g.table.counters["points"] == {1: 1, 2: 0}
+
+
+def test_counter_values_and_constants_are_never_shared(tmp_path):
+    text = BASE.replace("  points: {per: player, initial: 0}",
+                        "  points: {per: player, initial: 0}\n  bag: {per: player, initial: [0, 0]}") + \
+        textwrap.dedent("""
+        flow: |
+          let mine = bag[1]
+          mine[0] = 9
+          points[1] = bag[2][0]
+          points[2] = bag[1][0]
+        scoring:
+          score: points[player]
+        """)
+    path = tmp_path / "share.yaml"
+    path.write_text(text)
+    rs = load_ruleset(path)
+    g = Game(rs, 2, seed=1)
+    assert g.table.counters["points"] == {1: 0, 2: 9}  # P2's list did not change with P1's
+    assert g.table.counters["bag"][2] == [0, 0]
+    assert rs.counters["bag"].initial == [0, 0]  # the next game starts from the untouched value
+
+    with pytest.raises(EffectError, match="constants cannot be changed"):
+        run(tmp_path, """
+            let c = colours
+            c[0] = "green"
+            """)

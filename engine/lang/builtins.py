@@ -11,6 +11,7 @@ Kinds:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -57,7 +58,7 @@ def _items(x: Any) -> list:
         return list(x.cards)
     if isinstance(x, Board):
         return list(x.places)
-    if isinstance(x, dict):
+    if isinstance(x, Mapping):
         return list(x.values())
     if isinstance(x, (list, tuple)):
         return list(x)
@@ -74,8 +75,10 @@ def describe(x: Any) -> str:
         return f"the place {x.label}"
     if x is None:
         return "none"
+    if isinstance(x, Mapping):
+        return "a table"
     return {bool: "a true/false value", int: "a number", float: "a number", str: "a string",
-            list: "a list", dict: "a table"}.get(type(x), type(x).__name__)
+            list: "a list", tuple: "a list"}.get(type(x), type(x).__name__)
 
 
 # ---------------------------------------------------------------- values
@@ -127,22 +130,23 @@ def all_(g, items):
     return all(_items(items))
 
 
+def _end(items: Any, index: int, name: str) -> Any:
+    values = items.cards if isinstance(items, Zone) else _items(items)
+    if not values:
+        raise EffectError(f"{name}() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
+    return values[index]
+
+
 @builtin("first(items)", example="first(lane)")
 def first(g, items):
     """The first card of a zone (top, front, left) or first item of a list; an error if empty."""
-    values = items.cards if isinstance(items, Zone) else _items(items)
-    if not values:
-        raise EffectError(f"first() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
-    return values[0]
+    return _end(items, 0, "first")
 
 
 @builtin("last(items)", example="last(row[s])")
 def last(g, items):
     """The last card of a zone or last item of a list; an error if empty."""
-    values = items.cards if isinstance(items, Zone) else _items(items)
-    if not values:
-        raise EffectError(f"last() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
-    return values[-1]
+    return _end(items, -1, "last")
 
 
 @builtin("text(value)", example='text(count(deck)) + " left"')

@@ -8,6 +8,7 @@ Nothing is ever passed to eval or exec.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -83,6 +84,8 @@ def _explain(exc: Exception) -> str:
     if isinstance(exc, KeyError):
         return f"no entry {exc.args[0]!r} in that table or family"
     if isinstance(exc, TypeError):
+        if "does not support item assignment" in str(exc):
+            return "constants cannot be changed; copy one into a new list first, e.g. let l = list(c)"
         return f"values of the wrong type: {exc}"
     return f"{exc.__class__.__name__}: {exc}"
 
@@ -111,7 +114,7 @@ def get_attribute(obj: Any, name: str) -> Any:
         if name in ZONE_ATTRIBUTES:
             return getattr(obj, name)
         raise EffectError(f"a zone has no attribute '{name}' (zones have: owner, key, name)")
-    if isinstance(obj, dict) and name in obj:
+    if isinstance(obj, Mapping) and name in obj:
         return obj[name]
     raise EffectError(f"{B.describe(obj)} has no attribute '{name}'")
 
@@ -119,12 +122,12 @@ def get_attribute(obj: Any, name: str) -> Any:
 def get_index(obj: Any, key: Any) -> Any:
     if isinstance(obj, Zone):
         return obj.cards[key]
-    if isinstance(obj, dict):
+    if isinstance(obj, Mapping):
         if key not in obj:
             raise EffectError(f"no entry {key!r} here; entries are: "
                               + ", ".join(repr(k) for k in list(obj)[:12]))
         return obj[key]
-    if isinstance(obj, (list, str)):
+    if isinstance(obj, (list, tuple, str)):
         return obj[key]
     if isinstance(obj, Board):
         if key not in obj.by_id:
@@ -385,21 +388,19 @@ class Compiler:
             raise Return(fn(g, env))
         return ret, False
 
-    def _s_break_stmt(self, node: Tree):
+    def _jump(self, node: Tree, word: str, signal: type[Exception]):
         if not self.loops:
-            self._error(node, "'break' outside a loop")
+            self._error(node, f"'{word}' outside a loop")
 
-        def brk(g, env):
-            raise _Break()
-        return brk, False
+        def jump(g, env):
+            raise signal()
+        return jump, False
+
+    def _s_break_stmt(self, node: Tree):
+        return self._jump(node, "break", _Break)
 
     def _s_continue_stmt(self, node: Tree):
-        if not self.loops:
-            self._error(node, "'continue' outside a loop")
-
-        def cont(g, env):
-            raise _Continue()
-        return cont, False
+        return self._jump(node, "continue", _Continue)
 
     def _s_if_stmt(self, node: Tree):
         branches: list[tuple[Fn | None, Callable, bool]] = []
