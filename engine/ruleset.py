@@ -488,9 +488,13 @@ class _Builder:
             return _nothing if start == "program" else _none
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
-        if start == "program":
-            return compiler.program(tree, params)
-        return compiler.expression(tree, params)
+        try:
+            if start == "program":
+                return compiler.program(tree, params)
+            return compiler.expression(tree, params)
+        except RecursionError:
+            self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
+            return _nothing if start == "program" else _none
 
     def _text(self, path: tuple) -> str:
         node: Any = self.data

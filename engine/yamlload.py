@@ -102,6 +102,8 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
         return None, smap, [Diagnostic(Location(file, line, col), f"YAML syntax: {problem}{context}")]
     except yaml.YAMLError as exc:
         return None, smap, [Diagnostic(Location(file, 1, 1), f"YAML syntax: {exc}")]
+    except RecursionError:
+        return None, smap, [Diagnostic(Location(file, 1, 1), f"nesting deeper than {MAX_DEPTH} levels")]
     if node is None:
         return None, smap, [Diagnostic(Location(file, 1, 1), "file is empty")]
     problems: list[Diagnostic] = []
