@@ -172,7 +172,15 @@ class Game:
         raise EndGame()
 
     def record(self, parts: tuple) -> None:
-        self.log.append(LogEntry([(p, self.who_sees(p) if isinstance(p, Card) else None) for p in parts]))
+        """Log a line; each card in it keeps who could see it at this moment (lists are spelt out)."""
+        flat: list[Any] = []
+        for part in parts:
+            if isinstance(part, (list, tuple)):
+                for i, item in enumerate(part):
+                    flat += [", "] * bool(i) + [item]
+            else:
+                flat.append(part)
+        self.log.append(LogEntry([(p, self.who_sees(p) if isinstance(p, Card) else None) for p in flat]))
 
     def who_sees(self, card: Card) -> frozenset[int] | None:
         """The players who may see this card now; None means everyone."""

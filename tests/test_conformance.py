@@ -15,6 +15,7 @@ from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.saves import replay, write_save
 from engine.simulate import game_seed, play
+from engine.table import Card
 
 from conftest import RULESETS
 
@@ -98,9 +99,10 @@ def test_same_seed_same_decisions_same_game(path):
 
 @pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
 def test_views_leak_nothing(path, players):
-    """At every decision, a player's view (zones, counters, log, decision) never names a card
-    that player has not been allowed to see at some point."""
-    from engine.view import can_see, view
+    """At every decision, a player's view (zones, counters, decision, and each log line as it
+    is shown to them) never names a card that player has not been allowed to see. A card counts
+    as seen once it was visible to them at a decision or when a log line named it."""
+    from engine.view import can_see, log_line, view
 
     rs = load_ruleset(path)
     for i in range(2):
@@ -108,18 +110,29 @@ def test_views_leak_nothing(path, players):
         game = Game(rs, players, rs.resolve_options({}, players), seed)
         seen: dict[int, set[int]] = {p: set() for p in game.players}
         agents = make_agents(["random"] * players, seed)
+        logged = 0
         hidden_checks = 0
         while not game.over:
+            new_entries = game.log[logged:]
+            logged = len(game.log)
             for p in game.players:
                 seen[p].update(c.id for c in game.table.cards if can_see(c, p))
-                text = json.dumps(view(game, p).as_dict(), ensure_ascii=False)
+                for entry in new_entries:
+                    seen[p].update(v.id for v, who in entry.parts
+                                   if isinstance(v, Card) and (who is None or p in who))
                 seen_labels = {c.label for c in game.table.cards if c.id in seen[p]}
-                for c in game.table.cards:
-                    if c.id not in seen[p] and c.label not in seen_labels:
-                        hidden_checks += 1
-                        pattern = r'(?<![\w&])' + re.escape(c.label) + r'(?![\w&])'
-                        assert not re.search(pattern, text), \
-                            f"{p} can read {c.label} (in {c.zone.label}) in their view"
+                unseen = {c.label for c in game.table.cards
+                          if c.id not in seen[p] and c.label not in seen_labels}
+                if not unseen:
+                    continue
+                hidden_checks += len(unseen)
+                pattern = re.compile(r"(?<![\w&])(" + "|".join(map(re.escape, sorted(unseen, key=len,
+                                                                                       reverse=True)))
+                                     + r")(?![\w&])")
+                shown = view(game, p).as_dict(log_last=0)
+                text = json.dumps(shown, ensure_ascii=False) + "\n".join(log_line(e, p) for e in new_entries)
+                found = pattern.search(text)
+                assert not found, f"{p} can read {found.group(0)} in their view"
             decider = game.pending.player
             game.apply(agents[decider - 1].choose(view(game, decider)))
         assert hidden_checks > 0, "the game hid nothing to check"

@@ -336,3 +336,29 @@ def test_counter_values_and_constants_are_never_shared(tmp_path):
             let c = colours
             c[0] = "green"
             """)
+
+
+def test_return_of_a_procedure_call_index_of_and_logged_lists(tmp_path):
+    from engine.view import view
+
+    g = run(tmp_path, """
+        total = outer()
+        points[1] = index_of(colours, "blue") * 10 + index_of(supply, first([c for c in supply if c.rank == 3]))
+        move(first(supply), hand[1])
+        log("P1 holds ", list(hand[1]))
+        let wait = choose(2, ["a", "b"], "Wait")
+        """, extra="""
+procedures:
+  inner:
+    do: |
+      let c = choose(1, ["x", "y"], "Pick")
+      return 5 if c == "x" else 7
+  outer:
+    do: return inner()
+""")
+    g.apply(1)  # "y"
+    assert g.table.counters["total"] == 7
+    assert g.table.counters["points"][1] == 12  # blue is at 1; blue 3 is the third card (index 2)
+    # The logged list kept each card's visibility at logging time: red 1 was in P1's hand.
+    assert view(g, 1).log()[-1] == "P1 holds red 1"
+    assert view(g, 2).log()[-1] == "P1 holds a face-down card"

@@ -227,6 +227,16 @@ def position(g, card):
     return card.zone.cards.index(card)
 
 
+@builtin("index_of(items, item)", example="index_of(stations, here)")
+def index_of(g, items, item):
+    """The position (0 is first) of an item in a list or a card in a zone; an error if absent."""
+    values = _items(items)
+    for i, value in enumerate(values):
+        if value is item or value == item:
+            return i
+    raise EffectError(f"{describe(item)} is not in that {'zone' if isinstance(items, Zone) else 'list'}")
+
+
 @builtin("players_from(player)", example="for p in players_from(leader):")
 def players_from(g, player):
     """Every player once, in turn order, starting with `player`."""

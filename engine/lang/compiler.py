@@ -382,7 +382,14 @@ class Compiler:
 
     def _s_return_stmt(self, node: Tree):
         value = node.children[0] if node.children else None
-        fn = self._expr(value) if value is not None else (lambda g, env: None)
+        if value is None:
+            fn, suspends = (lambda g, env: None), False
+        else:
+            fn, suspends = self._value_maybe_suspending(value)
+        if suspends:
+            def ret_gen(g, env):
+                raise Return((yield from fn(g, env)))
+            return ret_gen, True
 
         def ret(g, env):
             raise Return(fn(g, env))
