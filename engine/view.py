@@ -101,12 +101,18 @@ class PlayerView:
         return self._decision  # type: ignore[return-value]
 
     def zones(self) -> list[dict[str, Any]]:
-        return [{"name": z.name, "key": self._label(z.key) if z.key is not None else None,
-                 "label": self._label(z), "display": z.spec.display,
-                 "per_card": z.spec.per not in (None, "player") and z.spec.per not in self._game.rules.constants,
-                 "count": len(z.cards),
-                 "cards": self._cards(z)}
-                for z in self._game.table.all_zones()]
+        """Every zone with what the player may see of it; empty zones of a card or of a place
+        (there are many, and an empty one says nothing) are left out."""
+        rules = self._game.rules
+        shown = []
+        for z in self._game.table.all_zones():
+            inside = z.spec.per == "card" or z.spec.per in rules.boards
+            if inside and not z.cards:
+                continue
+            shown.append({"name": z.name, "key": self._label(z.key) if z.key is not None else None,
+                          "label": self._label(z), "display": z.spec.display, "count": len(z.cards),
+                          "cards": self._cards(z)})
+        return shown
 
     def _cards(self, zone: Zone) -> list[dict[str, Any]]:
         cards = [card_view(c, self.player) for c in zone.cards]
@@ -170,7 +176,7 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
         lines.append(f"  [{name}]")
         lines.append(art)
     for z in v["zones"]:
-        if not z["display"] or (z["count"] == 0 and z["per_card"]):
+        if not z["display"]:
             continue
         shown = [c.get("label") or "?" for c in z["cards"] if not c.get("hidden")]
         hidden = sum(1 for c in z["cards"] if c.get("hidden"))
