@@ -26,6 +26,7 @@ EXAMPLES = """examples:
   engine play rulesets/GAME.yaml --players 4 --seats human,random,random,random
   engine play rulesets/GAME.yaml --players 4 --option teams=true --save game.json
   engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
+  engine simulate rulesets/GAME.yaml --players 4 --with my_cards.yaml
   engine replay game.json
 """
 
@@ -42,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
                        "engine's name checks. Prints FILE:LINE:COL: error: MESSAGE for each problem; "
                        "exits 1 if any, 0 if none.")
     v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files")
+    v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
+                   help="check each ruleset together with this file of your own cards; repeatable")
 
     def game_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
@@ -49,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--seed", type=int, default=None, help="the seed of all randomness (default: from the clock)")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="set a ruleset option (variant); repeatable")
+        sp.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
+                        help="add (or remove) cards with a file of your own; repeatable")
 
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description="Play one game. Seats are human or random; by default you take "
@@ -99,7 +104,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.paths:
         try:
-            ruleset = load_ruleset(path)
+            ruleset = load_ruleset(path, args.extensions)
         except RulesetError as exc:
             failed += 1
             for d in exc.diagnostics:
@@ -112,7 +117,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]:
-    ruleset = load_ruleset(args.ruleset)
+    ruleset = load_ruleset(args.ruleset, args.extensions)
     players = args.players if args.players is not None else ruleset.players[0]
     if players not in ruleset.players:
         raise EngineError(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")

@@ -18,7 +18,7 @@ from .lang.compiler import Compiler, Names
 from .lang.parser import ParseProblem, parse
 from .schema import schema_problems
 from .table import OWNER, PUBLIC, ZoneSpec
-from .yamlload import SourceMap, load_yaml
+from .yamlload import MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
 PROPERTY_TYPES: dict[str, tuple[type, ...]] = {
@@ -113,6 +113,7 @@ class Ruleset:
     teams: tuple[Callable, list[list[int]]] | None = None
     boards: dict[str, Board] = field(default_factory=dict)
     board_display: dict[str, Callable] = field(default_factory=dict)
+    extensions: list[str] = field(default_factory=list)
     digest: str = ""
 
     def resolve_options(self, given: dict[str, str], players: int) -> dict[str, Any]:
@@ -159,24 +160,61 @@ def _parse_option(spec: OptionSpec, text: str) -> Any:
     return value
 
 
-def load_ruleset(path: str | Path) -> Ruleset:
-    """Load, check and compile the ruleset at `path`; raise RulesetError listing every problem."""
-    file = str(path)
+def _read(path: str | Path) -> tuple[bytes | None, list[Diagnostic]]:
     try:
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes(), []
     except OSError as exc:
-        raise RulesetError([Diagnostic(Location(file), f"cannot read the file: {exc.strerror or exc}")]) from None
+        return None, [Diagnostic(Location(str(path)), f"cannot read the file: {exc.strerror or exc}")]
+
+
+def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
+    """YAML plus schema; what the schema rejects is left out so the rest can still be checked."""
     data, smap, problems = load_yaml(raw, file)
     if data is None:
-        raise RulesetError(problems)
-    schema_errors = schema_problems(data, smap)
+        return None, smap, problems
+    schema_errors = schema_problems(data, smap, schema)
     problems += [d for d, _ in schema_errors]
     if not isinstance(data, dict):
-        raise RulesetError(problems)
-    # Leave out what the schema rejected, then check the rest too, so every mistake is reported.
+        return None, smap, problems
     for _, (path, keys) in schema_errors:
         _prune(data, path, keys)
-    builder = _Builder(data, smap)
+    return data, smap, problems
+
+
+def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset:
+    """Load, check and compile the ruleset at `path`, with the cards of any extension files
+    added (and the cards they name removed); raise RulesetError listing every problem."""
+    file = str(path)
+    raw, problems = _read(path)
+    if raw is None:
+        raise RulesetError(problems)
+    data, smap, problems = _load_checked(raw, file, "ruleset.schema.json")
+    if data is None:
+        raise RulesetError(problems)
+    digest = hashlib.sha256(raw)
+    sources = MergedSourceMap(smap)
+    cards = data.setdefault("cards", [])
+    removals: list[tuple[str, Location]] = []
+    for ext in extensions:
+        ext_raw, ext_problems = _read(ext)
+        problems += ext_problems
+        if ext_raw is None:
+            continue
+        digest.update(ext_raw)
+        ext_data, ext_map, ext_problems = _load_checked(ext_raw, str(ext), "extension.schema.json")
+        problems += ext_problems
+        if ext_data is None:
+            continue
+        added = ext_data.get("cards", [])
+        sources.add_cards(len(cards), len(added), ext_map)
+        cards.extend(added)
+        removals += [(name, ext_map.at(("remove_cards", i))) for i, name in enumerate(ext_data.get("remove_cards", []))]
+    names = {e.get("name") for e in cards if isinstance(e, dict)}
+    for name, where in removals:
+        if name not in names:
+            problems.append(Diagnostic(where, f"no card is named '{name}'{suggest(name, [n for n in names if n])}"))
+        cards[:] = [None if isinstance(e, dict) and e.get("name") == name else e for e in cards]
+    builder = _Builder(data, sources)
     try:
         ruleset = builder.build()
     except (KeyError, TypeError, AttributeError, IndexError, ValueError):
@@ -186,7 +224,8 @@ def load_ruleset(path: str | Path) -> Ruleset:
     problems += builder.problems
     if problems or ruleset is None:
         raise RulesetError(problems)
-    ruleset.digest = hashlib.sha256(raw).hexdigest()
+    ruleset.digest = digest.hexdigest()
+    ruleset.extensions = [str(e) for e in extensions]
     return ruleset
 
 
@@ -210,7 +249,7 @@ def _prune(data: Any, path: tuple, keys: list | None) -> None:
 class _Builder:
     """The engine's checks and the compilation of every rule, collecting problems."""
 
-    def __init__(self, data: dict, smap: SourceMap):
+    def __init__(self, data: dict, smap: SourceMap | MergedSourceMap):
         self.data = data
         self.smap = smap
         self.problems: list[Diagnostic] = []
@@ -413,19 +452,21 @@ class _Builder:
     def _properties(self, path: tuple, entry: dict, declared: dict, reserved: tuple, owner: str) -> dict:
         """The declared properties of an entry, each of its declared type; reports the rest."""
         props: dict[str, Any] = {}
+        misspelt: set[str] = set()
         for key, value in entry.items():
             if key in reserved:
                 continue
             if key not in declared:
-                self.error(path + (key,), f"'{key}' is not a property of {owner}"
-                           f"{suggest(key, list(declared) + list(reserved))}", key=True)
+                hint = suggest(key, list(declared) + list(reserved))
+                misspelt.update(k for k in declared if f"'{k}'" in hint)
+                self.error(path + (key,), f"'{key}' is not a property of {owner}{hint}", key=True)
                 continue
             expected = PROPERTY_TYPES[declared[key]]
             if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
                 self.error(path + (key,), f"property '{key}' must be of type {declared[key]}, got {value!r}")
             props[key] = value
         for key in declared:
-            if key not in entry:
+            if key not in entry and key not in misspelt:  # a misspelt key was reported already
                 self.error(path, f"missing the property '{key}' of {owner}")
         return props
 

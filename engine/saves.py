@@ -25,6 +25,7 @@ def save_data(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "engine": __version__,
         "ruleset": game.rules.path,
+        "extensions": list(game.rules.extensions),
         "ruleset_sha256": game.rules.digest,
         "players": len(game.players),
         "options": game.options,
@@ -79,7 +80,10 @@ def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dic
     """Re-run a save. Returns the game, the save data and a list of warnings."""
     data = read_save(path)
     rules_file = ruleset_path or data["ruleset"]
-    ruleset: Ruleset = load_ruleset(rules_file)
+    extensions = data.get("extensions", [])
+    if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions):
+        raise SaveError(f"{path}: the field 'extensions' is damaged")
+    ruleset: Ruleset = load_ruleset(rules_file, extensions)
     warnings = []
     if data.get("ruleset_sha256") and data["ruleset_sha256"] != ruleset.digest:
         warnings.append(f"the ruleset {rules_file} has changed since this game was saved; "

@@ -16,7 +16,13 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 @lru_cache(maxsize=None)
 def load_schema(name: str = "ruleset.schema.json") -> dict:
-    return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+    schema = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+    if "$ref_cards" in schema:  # an extension's cards are written exactly as a ruleset's
+        ruleset = load_schema("ruleset.schema.json")
+        schema["properties"]["cards"] = ruleset["properties"]["cards"]
+        schema["$defs"] = ruleset["$defs"]
+        del schema["$ref_cards"]
+    return schema
 
 
 Rejected = tuple[tuple, list | None]  # the path of a rejected value, or of a mapping and its unknown keys

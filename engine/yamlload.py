@@ -64,6 +64,34 @@ def source_char(lines: list[str], line: int, column: int) -> str:
     return lines[line][column] if 0 <= line < len(lines) and 0 <= column < len(lines[line]) else "?"
 
 
+class MergedSourceMap:
+    """Positions for a ruleset loaded with extension files: the cards an extension adds are
+    appended to the ruleset's `cards`, and their positions point into the extension's file."""
+
+    def __init__(self, base: SourceMap):
+        self.base = base
+        self.file = base.file
+        self.parts: list[tuple[int, int, SourceMap]] = []  # (first index, count, source)
+
+    def add_cards(self, first: int, count: int, source: SourceMap) -> None:
+        self.parts.append((first, count, source))
+
+    def _route(self, path: Path) -> tuple[SourceMap, Path]:
+        if len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int):
+            for first, count, source in self.parts:
+                if first <= path[1] < first + count:
+                    return source, ("cards", path[1] - first) + tuple(path[2:])
+        return self.base, path
+
+    def at(self, path: Path, key: bool = False) -> Location:
+        source, inner = self._route(path)
+        return source.at(inner, key)
+
+    def text_location(self, path: Path, text: str, line: int, column: int) -> Location:
+        source, inner = self._route(path)
+        return source.text_location(inner, text, line, column)
+
+
 class _Budget:
     def __init__(self) -> None:
         self.nodes = 0

@@ -309,7 +309,7 @@ class Compiler:
             env[name] = fn(g, env)
         return let, False
 
-    def _store(self, target: Tree) -> Callable[[Any, dict, Any], None] | None:
+    def _store(self, target: Tree, key_computed: bool = False) -> Callable[..., None] | None:
         """A setter for an assignment target: a local, a counter, or an entry of either."""
         name_tok = target.children[0]
         name = str(name_tok)
@@ -331,15 +331,15 @@ class Compiler:
             self._error(name_tok, f"cannot assign to '{name}': not a local or a counter"
                                   f"{suggest(name, known)}; use 'let {name} = ...' for a new local")
             return None
-        key_fn = self._expr(target.children[1])
+        key_fn = self._expr(target.children[1]) if not key_computed else None
         if self._is_local(name):
-            def set_local_item(g, env, v):
-                env[name][key_fn(g, env)] = v
+            def set_local_item(g, env, v, key=None):
+                env[name][key_fn(g, env) if key_fn else key] = v
             return set_local_item
         if name in self.names.counters and self.names.counters[name]:
-            def set_counter_item(g, env, v):
+            def set_counter_item(g, env, v, key=None):
                 family = g.table.counters[name]
-                key = key_fn(g, env)
+                key = key_fn(g, env) if key_fn else key
                 if key not in family:
                     raise EffectError(f"counter {name} has no entry {key!r}")
                 family[key] = v
@@ -363,15 +363,27 @@ class Compiler:
 
     def _s_augassign_stmt(self, node: Tree):
         target, op, value = node.children
-        store = self._store(target) or (lambda g, env, v: None)
-        read = self._expr(Tree("index", [Tree("name", [target.children[0]]), target.children[1]])
-                          if target.data == "index_target" else Tree("name", [target.children[0]]))
-        fn = self._expr(value)
+        name = str(target.children[0])
+        store = self._store(target, key_computed=target.data == "index_target") or (lambda g, env, v, k=None: None)
         apply = _ARITH[str(op)[:-1]]
+        fn = self._expr(value)
+        if target.data == "name_target":
+            read = self._expr(Tree("name", [target.children[0]]))
 
-        def augassign(g, env):
-            store(g, env, apply(read(g, env), fn(g, env)))
-        return augassign, False
+            def augassign(g, env):
+                store(g, env, apply(read(g, env), fn(g, env)))
+            return augassign, False
+        # name[key] op= value: the key is computed once, for reading and for writing.
+        key_fn = self._expr(target.children[1])
+        family = self._expr(Tree("name", [target.children[0]])) if self._is_local(name) or \
+            name in self.names.counters else (lambda g, env: {})
+
+        def augassign_item(g, env):
+            key = key_fn(g, env)
+            container = family(g, env)
+            current = get_index(container, key)
+            store(g, env, apply(current, fn(g, env)), key)
+        return augassign_item, False
 
     def _s_expr_stmt(self, node: Tree):
         fn, suspends = self._value_maybe_suspending(node.children[0])

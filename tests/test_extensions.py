@@ -1,0 +1,123 @@
+"""Extension files: a user's own cards loaded with a ruleset (--with FILE), shipped cards
+removed by name, errors located in the extension's own file, saves that remember them."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from engine.cli import main
+from engine.errors import RulesetError
+from engine.game import Game
+from engine.ruleset import load_ruleset
+from engine.saves import replay
+
+BASE = textwrap.dedent("""
+    game: {name: Deck, players: [2]}
+    card_kinds:
+      event:
+        zone: deck
+        label: "{name}"
+        properties: {value: integer}
+    cards:
+      - {kind: event, name: Calm, value: 1}
+      - {kind: event, name: Storm, value: 5}
+      - {kind: event, name: Fog, value: 2}
+    zones:
+      deck: {}
+      current: {}
+    counters:
+      points: {per: player, initial: 0}
+    flow: |
+      for c in deck:
+          move(c, current)
+          emit("revealed", c)
+          points[1] += c.value
+      let c = choose(2, ["a", "b"], "Go?")
+    scoring:
+      score: points[player]
+    """)
+
+MINE = textwrap.dedent("""
+    description: My own events.
+    remove_cards: [Storm]
+    cards:
+      - kind: event
+        name: Windfall
+        value: 10
+        triggers:
+          - on: revealed
+            params: [c]
+            if: c == card
+            do: points[2] += 3
+    """)
+
+
+@pytest.fixture
+def files(tmp_path):
+    base = tmp_path / "deck.yaml"
+    base.write_text(BASE)
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(MINE)
+    return base, mine
+
+
+def test_extension_adds_and_removes_cards(files):
+    base, mine = files
+    plain = Game(load_ruleset(base), 2, seed=1)
+    assert [c.label for c in plain.table.cards] == ["Calm", "Storm", "Fog"]
+    assert plain.table.counters["points"] == {1: 8, 2: 0}
+    g = Game(load_ruleset(base, [mine]), 2, seed=1)
+    assert [c.label for c in g.table.cards] == ["Calm", "Fog", "Windfall"]
+    # 1 + 2 + 10 for P1; Windfall's own trigger gives P2 3 when it is revealed.
+    assert g.table.counters["points"] == {1: 13, 2: 3}
+
+
+def test_mistakes_in_an_extension_point_into_its_own_file(files, tmp_path):
+    base, _ = files
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(textwrap.dedent("""\
+        remove_cards: [Strom]
+        cards:
+          - {kind: evnet, name: A, value: 1}
+          - {kind: event, name: B, valeu: 2}
+          - kind: event
+            name: C
+            value: 3
+            triggers:
+              - {on: revealed, do: "points[plyer] += 1"}
+        """))
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [bad])
+    text = str(err.value)
+    assert f"{bad}:1:16: error: no card is named 'Strom' (did you mean 'Storm'?)" in text
+    assert f"{bad}:3:12: error: unknown card kind 'evnet' (did you mean 'event'?)" in text
+    assert f"{bad}:4:28: error: 'valeu' is not a property of card kind 'event' (did you mean 'value'?)" in text
+    assert f"{bad}:9:36: error: unknown name 'plyer'" in text
+    assert len(err.value.diagnostics) == 4  # one report per mistake
+    assert str(base) not in text  # nothing is wrong with the shipped file
+
+
+def test_validate_and_play_with_an_extension(files, tmp_path, capsys):
+    base, mine = files
+    assert main(["validate", str(base), "--with", str(mine)]) == 0
+    save = tmp_path / "g.json"
+    assert main(["play", str(base), "--seats", "random,random", "--seed", "3", "--with", str(mine),
+                 "--save", str(save)]) == 0
+    game, data, warnings = replay(save)
+    assert data["extensions"] == [str(mine)]
+    assert [c.label for c in game.table.cards] == ["Calm", "Fog", "Windfall"]
+    assert warnings == []
+    mine.write_text(MINE.replace("value: 10", "value: 11"))
+    assert replay(save)[2], "a changed extension is noticed like a changed ruleset"
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 1  # the result no longer reproduces
+
+
+def test_an_extension_with_unknown_keys_is_rejected(files, tmp_path):
+    base, _ = files
+    bad = tmp_path / "keys.yaml"
+    bad.write_text("zones: {}\ncards: []\n")
+    with pytest.raises(RulesetError, match=r"keys.yaml:1:1: error: unknown key 'zones'"):
+        load_ruleset(base, [bad])
+
