@@ -91,7 +91,8 @@ class Game:
             if spec.per is None:
                 table.zones[name] = Zone(spec, None, spec.label)
             else:
-                table.zones[name] = {k: Zone(spec, k, f"{spec.label} {k}") for k in keys(spec.per)}
+                table.zones[name] = {k: Zone(spec, k, f"{spec.label} {getattr(k, 'label', k)}")
+                                     for k in keys(spec.per)}
         for name, spec in rs.counters.items():
             # Every counter gets its own copy of the initial value: nothing is shared.
             if spec.per is None:

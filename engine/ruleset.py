@@ -130,10 +130,22 @@ class Ruleset:
         return values
 
 
+class ConstantList(tuple):
+    """A list that cannot change; it still equals a list with the same items."""
+
+    def __eq__(self, other: object) -> bool:
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
 def freeze(value: Any) -> Any:
-    """Constants cannot change: lists become tuples and tables read-only mappings."""
+    """Constants cannot change: lists become constant lists and tables read-only mappings."""
     if isinstance(value, list):
-        return tuple(freeze(v) for v in value)
+        return ConstantList(freeze(v) for v in value)
     if isinstance(value, dict):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     return value

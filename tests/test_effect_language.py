@@ -362,3 +362,11 @@ procedures:
     # The logged list kept each card's visibility at logging time: red 1 was in P1's hand.
     assert view(g, 1).log()[-1] == "P1 holds red 1"
     assert view(g, 2).log()[-1] == "P1 holds a face-down card"
+
+
+def test_a_constant_list_equals_the_same_list(tmp_path):
+    g = run(tmp_path, """
+        if colours == ["red", "blue"] and ["red", "blue"] == colours and colours != ["blue"]:
+            total = 1
+        """)
+    assert g.table.counters["total"] == 1
