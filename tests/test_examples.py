@@ -370,7 +370,8 @@ def test_the_reference_documents_every_key_of_the_schema():
         for sub in node.get("$defs", {}).values():
             walk(sub)
     walk(schema)
-    assert {"game", "per", "visibility", "while_in", "modify", "teams", "groups"} <= keys
+    walk(json.loads((ROOT / "schemas" / "extension.schema.json").read_text(encoding="utf-8")))
+    assert {"game", "per", "visibility", "while_in", "modify", "teams", "groups", "remove_cards"} <= keys
     documented = set()
     for line in reference.splitlines():  # the first cell of each table row names keys: `per`, `teams.when`...
         if line.startswith("| "):
