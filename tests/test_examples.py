@@ -22,7 +22,10 @@ from engine.table import Card, Player, Zone
 from engine.view import label, view
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted((ROOT / "examples").rglob("*.yaml"))
+# Every example ruleset (extension files, which start without a `game:` key, are loaded with
+# their ruleset by the tests of that ruleset).
+EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.yaml")
+                  if any(line.startswith("game:") for line in p.read_text(encoding="utf-8").splitlines()))
 GUIDE = ROOT / "examples" / "guide"
 FINAL = GUIDE / "step5_options_triggers_modifiers.yaml"
 GAMES_PER_COUNT = 5

@@ -183,22 +183,23 @@ def best_window(g, numbers, length):
     return best
 
 
+def _extreme_by(pick: Callable, items: Any, key: Callable, name: str) -> Any:
+    values = _items(items)
+    if not values:
+        raise EffectError(f"{name}() of an empty list")
+    return pick(values, key=key)
+
+
 @builtin("max_by(items, key)", example="max_by(players, p -> score[p])")
 def max_by(g, items, key):
     """The first item whose key (a `x -> ...` function) is largest; an error if empty."""
-    values = _items(items)
-    if not values:
-        raise EffectError("max_by() of an empty list")
-    return max(values, key=key)
+    return _extreme_by(max, items, key, "max_by")
 
 
 @builtin("min_by(items, key)", example="min_by(players, p -> score[p])")
 def min_by(g, items, key):
     """The first item whose key is smallest; an error if empty."""
-    values = _items(items)
-    if not values:
-        raise EffectError("min_by() of an empty list")
-    return min(values, key=key)
+    return _extreme_by(min, items, key, "min_by")
 
 
 @builtin("sorted_by(items, key)", example="sorted_by(hand[p], c -> c.number)")

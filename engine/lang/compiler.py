@@ -90,6 +90,18 @@ def _explain(exc: Exception) -> str:
     return f"{exc.__class__.__name__}: {exc}"
 
 
+def _locate(exc: Exception, location: Location, rule: str) -> EffectError | None:
+    """The error to raise for a fault inside a rule: a Python fault or an EffectError without a
+    place gets this rule's place; control flow and located errors pass as they are (None)."""
+    if isinstance(exc, _CONTROL):
+        return None
+    if isinstance(exc, EffectError):
+        return EffectError(exc.message, location, rule) if exc.location is None else None
+    if isinstance(exc, EngineError):
+        return None
+    return EffectError(_explain(exc), location, rule)
+
+
 def get_attribute(obj: Any, name: str) -> Any:
     """Attribute access of the language: card properties, zone owner..."""
     if isinstance(obj, Card):
@@ -172,14 +184,11 @@ class Compiler:
         def evaluate(g, env):
             try:
                 return fn(g, env)
-            except EffectError as exc:
-                if exc.location is None:
-                    raise EffectError(exc.message, loc, rule) from None
-                raise
-            except (EngineError, *_CONTROL):
-                raise
             except Exception as exc:
-                raise EffectError(_explain(exc), loc, rule) from None
+                located = _locate(exc, loc, rule)
+                if located is None:
+                    raise
+                raise located from None
         return evaluate
 
     # ------------------------------------------------------------ helpers
@@ -219,32 +228,22 @@ class Compiler:
                 g.step(loc, rule)
                 try:
                     return (yield from fn(g, env))
-                except _CONTROL:
-                    raise
-                except EffectError as exc:
-                    if exc.location is None:
-                        raise EffectError(exc.message, loc, rule) from None
-                    raise
-                except EngineError:
-                    raise
-                except Exception as exc:  # a fault in a rule, reported with its place
-                    raise EffectError(_explain(exc), loc, rule) from None
+                except Exception as exc:
+                    located = _locate(exc, loc, rule)
+                    if located is None:
+                        raise
+                    raise located from None
             return run_gen
 
         def run(g, env):
             g.step(loc, rule)
             try:
                 return fn(g, env)
-            except _CONTROL:
-                raise
-            except EffectError as exc:
-                if exc.location is None:
-                    raise EffectError(exc.message, loc, rule) from None
-                raise
-            except EngineError:
-                raise
             except Exception as exc:
-                raise EffectError(_explain(exc), loc, rule) from None
+                located = _locate(exc, loc, rule)
+                if located is None:
+                    raise
+                raise located from None
         return run
 
     # ------------------------------------------------------------ statements
