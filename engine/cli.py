@@ -9,11 +9,10 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .agents import HumanAgent, QuitGame, make_agents
+from .agents import QuitGame, make_agents
 from .errors import EffectError, EngineError, RulesetError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset

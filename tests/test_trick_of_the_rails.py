@@ -21,7 +21,7 @@ from engine.view import label
 
 import pytest
 
-from conftest import card, labels, options, pick, put, ruleset, zone
+from conftest import labels, options, pick, put, ruleset, zone
 
 RS = ruleset("trick_of_the_rails")
 COMPANIES = ["B&O", "C&O", "ERIE", "NYC", "PRR"]
