@@ -16,46 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"
 
-# A tiny two-player game for the person-at-the-terminal tests: three decisions for P1 with
-# 3, 2 and 1 options (the last is taken without asking).
-TINY = """\
-game:
-  name: Tiny
-  players: [2, 3]
-card_kinds:
-  number:
-    zone: deck
-    label: "{name}"
-    properties: {value: integer}
-cards:
-  - {kind: number, name: Amber, value: 1}
-  - {kind: number, name: Beryl, value: 2}
-  - {kind: number, name: Coral, value: 3}
-  - {kind: number, name: Dune, value: 4}
-  - {kind: number, name: Ember, value: 5}
-  - {kind: number, name: Frost, value: 6}
-  - {kind: number, name: Garnet, value: 7}
-  - {kind: number, name: Heron, value: 8}
-  - {kind: number, name: Ivory, value: 9}
-zones:
-  deck: {visibility: hidden}
-  hand: {per: player, visibility: owner}
-  pile: {}
-counters:
-  points: {per: player, initial: 0}
-setup: |
-  shuffle(deck)
-  for p in players:
-      deal(deck, hand[p], 3)
-flow: |
-  repeat 3:
-      for p in players:
-          let c = choose(p, hand[p], "Play a card")
-          move(c, pile)
-          points[p] += c.value
-scoring:
-  score: points[player]
-"""
+# A tiny game for the person-at-the-terminal tests: three decisions for P1 with 3, 2 and 1
+# options (the last is taken without asking).
+TINY = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
 
 
 def engine(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -19,48 +19,7 @@ from engine.view import view
 ROOT = Path(__file__).resolve().parent.parent
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"
 
-TINY = """\
-game:
-  name: Tiny
-  players: [2, 3]
-card_kinds:
-  number:
-    zone: deck
-    label: "{name}"
-    properties: {value: integer}
-cards:
-  - {kind: number, name: Amber, value: 1}
-  - {kind: number, name: Beryl, value: 2}
-  - {kind: number, name: Coral, value: 3}
-  - {kind: number, name: Dune, value: 4}
-  - {kind: number, name: Ember, value: 5}
-  - {kind: number, name: Frost, value: 6}
-  - {kind: number, name: Garnet, value: 7}
-  - {kind: number, name: Heron, value: 8}
-  - {kind: number, name: Ivory, value: 9}
-  - {kind: number, name: Jasper, value: 10}
-  - {kind: number, name: Kestrel, value: 11}
-  - {kind: number, name: Lotus, value: 12}
-zones:
-  deck: {visibility: hidden}
-  hand: {per: player, visibility: owner}
-  pile: {}
-counters:
-  points: {per: player, initial: 0}
-setup: |
-  shuffle(deck)
-  for p in players:
-      deal(deck, hand[p], 3)
-flow: |
-  repeat 3:
-      for p in players:
-          let c = choose(p, hand[p], "Play a card")
-          move(c, pile)
-          log(p, " plays ", c)
-          points[p] += c.value
-scoring:
-  score: points[player]
-"""
+TINY = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
