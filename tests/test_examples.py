@@ -19,7 +19,9 @@ from engine.ruleset import load_ruleset
 from engine.saves import replay, write_save
 from engine.simulate import play
 from engine.table import Card, Player, Zone
-from engine.view import label, view
+from engine.view import view
+
+from conftest import labels, options as option_labels, pick
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every example ruleset (extension files, which start without a `game:` key, are loaded with
@@ -89,20 +91,6 @@ def card(game: Game, text: str) -> Card:
         if c.label == text:
             return c
     raise AssertionError(f"no card is labelled {text!r}")
-
-
-def labels(z: Zone) -> list[str]:
-    return [c.label for c in z.cards]
-
-
-def option_labels(game: Game) -> list[str]:
-    return [label(o, None) for o in game.pending.options]
-
-
-def pick(game: Game, text: str) -> None:
-    opts = option_labels(game)
-    assert text in opts, f"{text!r} is not an option; options are {opts}"
-    game.apply(opts.index(text))
 
 
 def deal_hands(game: Game, hands: dict[int, list[str]], leader: int = 1) -> None:
