@@ -1,24 +1,32 @@
 """Running one game: a small state interface in the manner of OpenSpiel.
 
-`Game` holds the table and a suspended program (setup, then flow). The program runs until a
-player must choose; `legal_actions()` lists the options by index and `apply(i)` resumes it.
-All randomness comes from one `random.Random(seed)`, so ruleset + options + seed + the
-decisions taken reproduce a game exactly; a move that fails is undone by replaying them.
+`Game` holds the state of one game as plain data: the table (table.py), the random generator,
+the program's frames (program.py), the pending decision, the log and the decisions taken. The
+program runs until a player must choose; `legal_actions()` lists the options by index and
+`apply(i)` resumes it. All randomness comes from one `random.Random(seed)`, so ruleset +
+options + seed + the decisions taken reproduce a game exactly.
+
+Because the state is data, a game can be cloned, saved as JSON and restored, and dealt again
+as one player sees it (`determinize`), in time proportional to the table, not the history.
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-from .errors import EffectError, IllegalMove, Location
-from .lang.compiler import EndGame, Return
+from .errors import EffectError, IllegalMove, SaveError
+from .lang.compiler import _locate
+from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
 from .ruleset import Ruleset
-from .table import Card, Player, Table, Zone, can_see
+from .table import Card, Player, Table, Zone
+from .values import Copier, Decoder, Encoder, frozen
 
 STEP_BUDGET = 200_000
+MAX_FRAMES = 5_000  # procedures and triggers running at once (inside each other)
+CHECKPOINT_EVERY = 100  # decisions between the copies a failed move is restored from
+SNAPSHOT_FORMAT = "engine-state/1"
 
 
 @dataclass
@@ -30,11 +38,14 @@ class Decision:
     prompt: tuple
 
 
-@dataclass
+@dataclass(frozen=True)
 class LogEntry:
     """One line of the game log; each part is (value, players who may see it, or None for all)."""
 
-    parts: list[tuple[Any, frozenset[int] | None]]
+    parts: tuple[tuple[Any, frozenset[int] | None], ...]
+
+
+_NOTHING = object()
 
 
 class Game:
@@ -54,73 +65,43 @@ class Game:
         self.seed = seed
         self.options = dict(options) if options is not None else ruleset.resolve_options({}, players)
         self.players = [Player(i) for i in range(1, players + 1)]
-        self.rng = random.Random(seed)
-        self.table = self._build_table()
-        self._by_entry: dict[int, list[Card]] = {}
-        for card, d in zip(self.table.cards, ruleset.cards):
-            self._by_entry.setdefault(d.entry, []).append(card)
-        self._holding: dict[frozenset[int], list[Card]] = {}
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: tuple | None = None
+        layout = ruleset.layout(players)
+        self.table = Table(layout, Copier(self)(layout.counters))
         self.log: list[LogEntry] = []
         self.decisions: list[int] = []
         self.pending: Decision | None = None
         self.over = False
         self.steps = 0
-        self._arrange = arrange
-        self._program = self._run()
-        self._advance(None)
+        self.arrange = arrange
+        self.frames: list[Frame] = [Frame(ruleset.main, 0, {})]
+        self._checkpoint: Game | None = None
+        self._run()
         for index in decisions or []:
             self.apply(index)
 
-    # ------------------------------------------------------------ building
-
-    def _build_table(self) -> Table:
-        rs = self.rules
-        table = Table()
-        table.cards = [Card(i + 1, d.kind, d.name, {"kind": d.kind, **d.props}, d.label, d.back)
-                       for i, d in enumerate(rs.cards)]
-
-        def keys(per: str) -> list:
-            if per == "player":
-                return self.players
-            if per == "card":
-                return table.cards
-            if per in rs.boards:
-                return rs.boards[per].places
-            return rs.constants[per]
-        for name, spec in rs.zones.items():
-            if spec.per is None:
-                table.zones[name] = Zone(spec, None, spec.label)
-            else:
-                table.zones[name] = {k: Zone(spec, k, f"{spec.label} {getattr(k, 'label', k)}")
-                                     for k in keys(spec.per)}
-        for name, spec in rs.counters.items():
-            # Every counter gets its own copy of the initial value: nothing is shared.
-            if spec.per is None:
-                table.counters[name] = copy.deepcopy(spec.initial)
-            else:
-                table.counters[name] = {k: copy.deepcopy(spec.initial) for k in keys(spec.per)}
-        for card, d in zip(table.cards, rs.cards):
-            table.move(card, table.zones[d.zone])
-        return table
-
-    def _run(self) -> Iterator[Decision]:
-        try:
-            if self.rules.setup is not None:
-                yield from self._top(self.rules.setup)
-            if self._arrange is not None:
-                self._arrange(self)
-            yield from self._top(self.rules.flow)
-        except EndGame:
-            return
-
-    def _top(self, program: Callable) -> Iterator[Decision]:
-        """Run setup or flow; `return` ends that program only."""
-        try:
-            yield from program(self, {})
-        except Return:
-            return
-
     # ------------------------------------------------------------ the state interface
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator. Copies of a game share the state it was in (a tuple)
+        until one of them draws: a copy costs nothing for the many that never draw."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random.__new__(random.Random)
+            rng.setstate(self._rng_state)
+            self._rng_state = None
+        return rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng, self._rng_state = rng, None
+
+    def _shared_rng_state(self) -> tuple:
+        if self._rng is not None:
+            self._rng_state, self._rng = self._rng.getstate(), None
+        return self._rng_state
 
     @property
     def current_player(self) -> Player | None:
@@ -136,38 +117,105 @@ class Game:
             raise IllegalMove("the game is over; no more decisions")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.pending.options):
             raise IllegalMove(f"option {index!r} is not legal here; choose 0 to {len(self.pending.options) - 1}")
+        if self._checkpoint is None or len(self.decisions) - len(self._checkpoint.decisions) >= CHECKPOINT_EVERY:
+            self._checkpoint = self._copy()
+        value = self.pending.options[index]
         self.decisions.append(index)
+        self.pending = None
+        self.steps = 0
         try:
-            self._advance(index)
+            self._run(value)
         except EffectError:
-            self._restore(self.decisions[:-1])
+            self._rewind(len(self.decisions) - 1)
             raise
 
-    def _restore(self, decisions: list[int]) -> None:
-        """Put the game back exactly as it was after `decisions`, by replaying them."""
-        again = Game(self.rules, len(self.players), self.options, self.seed, decisions, self._arrange)
-        self.__dict__.update(again.__dict__)
+    def _rewind(self, count: int) -> None:
+        """Put the game back as it was after its first `count` decisions: the last checkpoint,
+        then the decisions taken after it, replayed."""
+        checkpoint, decisions = self._checkpoint, self.decisions[:count]
+        self.restore(checkpoint)
+        self._checkpoint = checkpoint
+        for index in decisions[len(self.decisions):]:
+            self.apply(index)
 
-    def _advance(self, answer: int | None) -> None:
-        self.steps = 0
-        self.pending = None
+    # ------------------------------------------------------------ running the program
+
+    def _run(self, answer: Any = _NOTHING) -> None:
+        """Run the program (after giving the waiting instruction `answer`) until a player must
+        choose or the game ends."""
         try:
-            self.pending = next(self._program) if answer is None else self._program.send(answer)
-        except StopIteration:
+            self._execute(0, answer)
+        except EndGame:
+            self.frames.clear()
+        if not self.frames:
             self.over = True
+
+    def _execute(self, depth: int, answer: Any = _NOTHING) -> None:
+        """Run instructions while more than `depth` frames are running and nobody is asked;
+        a fault becomes an error located at the statement running."""
+        frames = self.frames
+        try:
+            if answer is not _NOTHING:
+                frame = frames[-1]
+                frame.code.ops[frame.pc].resume(self, frame, answer)
+            while len(frames) > depth and self.pending is None:
+                frame = frames[-1]
+                frame.code.ops[frame.pc].run(self, frame)
+        except Exception as exc:
+            located = self._locate(exc)
+            if located is None:
+                raise
+            raise located from None
+
+    def _locate(self, exc: Exception) -> EffectError | None:
+        """A fault inside an instruction is reported at the innermost statement running (None:
+        raise it as it is; so does a fault of the arrange hook, which is no rule's)."""
+        for frame in reversed(self.frames):
+            op = frame.code.ops[frame.pc]
+            if op.loc is not None:
+                return _locate(exc, op.loc, op.rule)
+        return None
+
+    def run_procedure(self, name: str, args: list[Any]) -> Any:
+        """Run a procedure of the ruleset to its end, from Python (an `arrange` hook, a test),
+        and return its value. It must not ask a player."""
+        frames = self.frames
+        depth = len(frames)
+        catch = Frame(CATCH, 0, {})
+        frames.append(catch)
+        waiting, self.pending = self.pending, None
+        try:
+            self.call_procedure(name, args)
+            self._execute(depth)
+            if self.pending is not None:
+                raise EffectError(f"procedure {name} asked a player; run_procedure() is for procedures that do not")
+        finally:
+            del frames[depth:]
+            self.pending = waiting
+        return catch.env["value"]
+
+    def leave(self, value: Any) -> None:
+        """The running frame returns `value` to the instruction that called it."""
+        frames = self.frames
+        frames.pop()
+        if frames:
+            caller = frames[-1]
+            caller.code.ops[caller.pc].resume(self, caller, value)
 
     # ------------------------------------------------------------ services for compiled rules
 
-    def step(self, location: Location, rule: str) -> None:
+    def step(self, location: Any, rule: str) -> None:
         self.steps += 1
         if self.steps > STEP_BUDGET:
             raise EffectError(f"more than {STEP_BUDGET} steps without a decision: a loop or trigger "
                               "that never ends?", location, rule)
 
-    def decision(self, player: Any, options: list[Any], prompt: tuple) -> Decision:
-        if not isinstance(player, int) or not 1 <= player <= len(self.players):
+    def ask(self, player: Any, options: list[Any], prompt: tuple) -> object:
+        """Make `player` choose one of `options`; the game waits until `apply`."""
+        if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= len(self.players):
             raise EffectError(f"choose() needs a player, got {player!r}")
-        return Decision(Player(player), options, prompt)
+        self.pending = Decision(Player(player), options, prompt)
+        return SUSPENDED
 
     def end(self) -> None:
         raise EndGame()
@@ -181,57 +229,228 @@ class Game:
                     flat += [", "] * bool(i) + [item]
             else:
                 flat.append(part)
-        self.log.append(LogEntry([(p, self.who_sees(p) if isinstance(p, Card) else None) for p in flat]))
+        self.log.append(LogEntry(tuple((p, self.who_sees(p) if isinstance(p, Card) else None) for p in flat)))
 
     def who_sees(self, card: Card) -> frozenset[int] | None:
         """The players who may see this card now; None means everyone."""
-        seeing = frozenset(p for p in self.players if can_see(card, p))
+        seeing = frozenset(p for p in self.players if self.table.can_see(card, p))
         return None if len(seeing) == len(self.players) else seeing
-
-    def holding(self, holders: frozenset[int]) -> list[Card]:
-        """The cards that carry an ability (cards of the entries in `holders`), in card order."""
-        cards = self._holding.get(holders)
-        if cards is None:
-            cards = self._holding[holders] = [c for e in sorted(holders) for c in self._by_entry.get(e, ())]
-        return cards
 
     def call_function(self, name: str, args: list[Any]) -> Any:
         function = self.rules.functions[name]
         env = dict(zip(function.params, args))
         value = function.expr(self, env)
+        table = self.table
         for modifier in self.rules.modifiers.get(name, ()):
-            for card in self.holding(modifier.holders):
-                if modifier.while_in is not None and card.zone.name not in modifier.while_in:
+            for card in self.rules.holding(modifier.holders):
+                zone = table.where[card.index]
+                if modifier.while_in is not None and zone.name not in modifier.while_in:
                     continue
-                inner = {**env, "value": value, "card": card, "owner": card.zone.owner}
+                inner = {**env, "value": value, "card": card, "owner": table.owner(zone)}
                 if modifier.condition is None or modifier.condition(self, inner):
                     value = modifier.value(self, inner)
         return value
 
-    def call_procedure(self, name: str, args: list[Any]) -> Iterator[Decision]:
-        procedure = self.rules.procedures[name]
-        try:
-            yield from procedure.body(self, dict(zip(procedure.params, args)))
-        except Return as ret:
-            return ret.value
-        return None
+    def push(self, frame: Frame) -> object:
+        """Start running a frame (a procedure, a trigger, the emit driver) inside the current one."""
+        if len(self.frames) >= MAX_FRAMES:
+            raise EffectError(f"rules call each other too deeply (more than {MAX_FRAMES} procedures and "
+                              "triggers running inside each other): endless recursion?")
+        self.frames.append(frame)
+        return SUSPENDED
 
-    def fire(self, event: Any, args: tuple) -> Iterator[Decision]:
-        for trigger in self.rules.triggers.get(event, ()):
-            if len(args) != len(trigger.params):
-                raise EffectError(f"event '{event}' was given {len(args)} argument(s) but its trigger "
-                                  f"takes {len(trigger.params)} ({', '.join(trigger.params)})")
-            env = dict(zip(trigger.params, args))
-            sources: list[Card | None] = [None] if trigger.holders is None else [
-                c for c in self.holding(trigger.holders)
-                if trigger.while_in is None or c.zone.name in trigger.while_in]
-            for card in sources:
-                inner = env if card is None else {**env, "card": card, "owner": card.zone.owner}
-                if trigger.condition is None or trigger.condition(self, inner):
-                    try:
-                        yield from trigger.body(self, inner)
-                    except Return:
-                        pass
+    def call_procedure(self, name: str, args: list[Any]) -> object:
+        procedure = self.rules.procedures[name]
+        return self.push(Frame(procedure.code, 0, dict(zip(procedure.params, args))))
+
+    def fire(self, event: Any, args: tuple) -> object:
+        """Run the triggers listening to `event`, through the emit driver's frame."""
+        if not self.rules.triggers.get(event):
+            return None
+        return self.push(Frame(EMIT, 0, {"event": event, "args": list(args), "t": 0, "sources": None, "s": 0}))
+
+    # ------------------------------------------------------------ copies
+
+    def clone(self) -> Game:
+        """An independent copy: nothing done to one ever changes the other."""
+        return self._copy()
+
+    def restore(self, other: Game) -> None:
+        """Become a copy of `other`, a clone of this game taken earlier (to take moves back)."""
+        if other.rules is not self.rules or len(other.players) != len(self.players):
+            raise IllegalMove("restore() takes a copy of a game of the same ruleset and players")
+        other._copy(into=self)
+
+    def _copy(self, cards: dict[Card, Card] | None = None, zones: dict[Zone, Zone] | None = None,
+              into: Game | None = None) -> Game:
+        """A copy of the state (in a new game, or `into` another game object), with every card
+        `c` of `cards` read as `cards[c]` (and a zone of a card as the same zone of the card it
+        becomes) everywhere but in the log. Function values in it are bound to the copy."""
+        other = into if into is not None else Game.__new__(Game)
+        copy = Copier(other, cards, zones)
+        other.rules, other.seed, other.options, other.players = self.rules, self.seed, self.options, self.players
+        counters = copy(self.table.counters)
+        other.table = self.table.copy(counters) if cards is None else self.table.relabelled(cards, zones, counters)
+        other._rng, other._rng_state = None, self._shared_rng_state()
+        other.log = list(self.log)
+        other.decisions = list(self.decisions)
+        other.pending = None if self.pending is None else Decision(
+            self.pending.player, copy(self.pending.options), copy(self.pending.prompt))
+        other.over = self.over
+        other.steps = self.steps
+        other.arrange = self.arrange
+        other.frames = [Frame(f.code, f.pc, copy(f.env)) for f in self.frames]
+        other._checkpoint = None
+        return other
+
+    def determinize(self, player: int, seed: int) -> Game:
+        """A world `player` cannot tell from this one: every card they can neither see nor
+        remember is dealt again at random among the places of such cards (a card only where a
+        card of its kind with the same back was), everywhere in the state but the log; what is
+        at each place (face down, who else remembers it) stays. Its random generator is new,
+        from `seed`, so nothing about future draws carries over. view(world, player) equals
+        view(game, player)."""
+        if not isinstance(player, int) or not 1 <= player <= len(self.players):
+            raise IllegalMove(f"determinize() needs a player from 1 to {len(self.players)}, not {player!r}")
+        table = self.table
+        groups: dict[tuple, list[Card]] = {}
+        for card in table.cards:
+            if not table.can_see(card, player):
+                groups.setdefault((card.kind, repr(sorted(card.back.items()))), []).append(card)
+        rng = random.Random(seed)
+        cards: dict[Card, Card] = {}
+        for group in groups.values():
+            dealt = group[:]
+            rng.shuffle(dealt)
+            cards.update((a, b) for a, b in zip(group, dealt) if a is not b)
+        zones: dict[Zone, Zone] = {}
+        for family in table.zones.values():
+            if isinstance(family, dict) and family and isinstance(next(iter(family)), Card):
+                zones.update((family[a], family[b]) for a, b in cards.items())
+        world = self._copy(cards, zones)
+        world.rng = random.Random(rng.getrandbits(64))
+        return world
+
+    def state_key(self) -> int:
+        """A hash of the table and of where the program is, for transposition tables (stable
+        within one process; the log, the decisions and the random generator are left out)."""
+        t = self.table
+        return hash((tuple(map(tuple, t.contents)), tuple(t.face_down), tuple(t.known), frozen(t.counters),
+                     tuple((f.code.id, f.pc, frozen(f.env)) for f in self.frames),
+                     self.pending.player if self.pending else None, self.over))
+
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; `Game.from_snapshot` makes a game of it that goes
+        on exactly as this one would."""
+        table, enc = self.table, Encoder()
+        log = [[(v, sorted(seen) if seen is not None else None) for v, seen in e.parts] for e in self.log]
+        pending = self.pending
+        roots = [table.counters, [f.env for f in self.frames], [v for e in log for v, _ in e]]
+        if pending is not None:
+            roots += [pending.options, pending.prompt]
+        for root in roots:
+            enc.see(root)
+        version, internal, gauss = self._shared_rng_state()
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "ruleset": self.rules.name,
+            "ruleset_sha256": self.rules.digest,
+            "players": len(self.players),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "decisions": list(self.decisions),
+            "over": self.over,
+            "table": {
+                "zones": [[c.id for c in cards] for cards in table.contents],
+                "face_down": [c.id for c in table.cards if table.face_down[c.index]],
+                "known": {str(c.id): table.remembered_by(c) for c in table.cards if table.known[c.index]},
+                "counters": enc.encode(table.counters),
+            },
+            "rng": [version, list(internal), gauss],
+            "program": [{"code": f.code.id, "pc": f.pc, "locals": enc.encode(f.env)} for f in self.frames],
+            "pending": None if pending is None else {
+                "player": int(pending.player), "options": enc.encode(pending.options),
+                "prompt": enc.encode(list(pending.prompt))},
+            "log": [[[enc.encode(v), seen] for v, seen in entry] for entry in log],
+        }
+
+    @classmethod
+    def from_snapshot(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
+        """The game a snapshot describes. A snapshot of another ruleset (or of a changed one) is
+        refused; damaged data raises SaveError."""
+        if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+            raise SaveError(f"not a game state of this engine (expected format '{SNAPSHOT_FORMAT}')")
+        if data.get("ruleset_sha256") != ruleset.digest:
+            raise SaveError(f"this state is of {data.get('ruleset')!r} as it was when saved, and the ruleset "
+                            f"{ruleset.path} ({ruleset.name}) differs from it; load the ruleset (and the "
+                            "--with files) it was saved with")
+        try:
+            return cls._restore(ruleset, data)
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise SaveError(f"the saved state is damaged ({exc.__class__.__name__}: {exc})") from None
+
+    @classmethod
+    def _restore(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
+        players = data["players"]
+        if players not in ruleset.players:
+            raise SaveError(f"the saved state is for {players!r} players, which {ruleset.name} does not allow")
+        if type(data["seed"]) is not int:
+            raise SaveError(f"the saved state's seed {data['seed']!r} is not a whole number")
+        try:
+            options = ruleset.resolve_options({k: str(v) for k, v in data["options"].items()}, players)
+        except ValueError as exc:
+            raise SaveError(f"the saved state's options do not suit this ruleset: {exc}") from None
+        g = cls.__new__(cls)
+        g.rules, g.seed, g.options = ruleset, data["seed"], options
+        g.players = [Player(i) for i in range(1, players + 1)]
+        layout = ruleset.layout(players)
+        g.table = Table(layout, {})
+        dec = Decoder(g)
+        saved = data["table"]
+        if len(saved["zones"]) != len(layout.zone_list):
+            raise SaveError("the saved state has a different number of zones than this ruleset")
+        placed = [dec.lookup(layout.cards, i, "card", 1) for ids in saved["zones"] for i in ids]
+        if sorted(c.id for c in placed) != [c.id for c in layout.cards]:
+            raise SaveError("the saved state does not hold every card exactly once")
+        g.table.contents = [[layout.cards[i - 1] for i in ids] for ids in saved["zones"]]
+        for zone, cards in zip(layout.zone_list, g.table.contents):
+            for card in cards:
+                g.table.where[card.index] = zone
+        for i in saved["face_down"]:
+            g.table.face_down[dec.lookup(layout.cards, i, "card", 1).index] = True
+        for i, seers in saved["known"].items():
+            card = dec.lookup(layout.cards, int(i), "card", 1)
+            for p in seers:
+                g.table.reveal(card, dec.lookup(g.players, p, "player", 1))
+        g.table.counters = dec.decode(saved["counters"])
+        version, internal, gauss = data["rng"]
+        g.rng = random.Random.__new__(random.Random)
+        g.rng.setstate((version, tuple(internal), gauss))
+        g.frames = []
+        for f in data["program"]:
+            code = ruleset.codes.get(f["code"])
+            if code is None or type(f["pc"]) is not int or not 0 <= f["pc"] < len(code.ops):
+                raise SaveError(f"the saved state is at a place ({f['code']!r}, {f['pc']!r}) this ruleset "
+                                "does not have")
+            g.frames.append(Frame(code, f["pc"], dec.decode(f["locals"])))
+        pending = data["pending"]
+        g.pending = None if pending is None else Decision(
+            Player(dec.lookup(g.players, pending["player"], "player", 1)), dec.decode(pending["options"]),
+            tuple(dec.decode(pending["prompt"])))
+        g.log = [LogEntry(tuple((dec.decode(v), None if seen is None else frozenset(seen)) for v, seen in entry))
+                 for entry in data["log"]]
+        g.decisions = [int(d) for d in data["decisions"]]
+        g.over = bool(data["over"])
+        g.steps = 0
+        g.arrange = None
+        g._checkpoint = None
+        if not g.over and (g.pending is None or not g.frames or not g.pending.options):
+            raise SaveError("the saved state is neither finished nor waiting for a decision")
+        return g
 
     # ------------------------------------------------------------ results
 
@@ -269,7 +488,7 @@ class Game:
         """A fingerprint of the whole table, to check that a replay reproduces a game."""
         h = hashlib.sha256()
         for zone in self.table.all_zones():
-            h.update(f"{zone.label}:{[c.id for c in zone.cards]};".encode())
+            h.update(f"{zone.label}:{[c.id for c in self.table.contents[zone.index]]};".encode())
         h.update(repr(sorted((k, repr(v)) for k, v in self.table.counters.items())).encode())
         h.update(repr(self.decisions).encode())
         return h.hexdigest()

@@ -5,9 +5,9 @@ together in one RulesetError. A Ruleset that loads is ready to play many games.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import string
-from types import MappingProxyType
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -16,8 +16,10 @@ from .board import Board, Place
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .lang.compiler import Compiler, Names
 from .lang.parser import ParseProblem, parse
+from .program import EMIT, Arrange, Call, Code, End, Frame, deliver_next
 from .schema import schema_problems
-from .table import OWNER, PUBLIC, ZoneSpec
+from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
+from .values import freeze
 from .yamlload import MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
@@ -33,19 +35,6 @@ class OptionSpec:
     values: list | None
     players: list[int] | None
     description: str
-
-
-@dataclass(frozen=True)
-class CardDef:
-    """One physical card to create at the start of every game."""
-
-    kind: str
-    name: str
-    props: dict[str, Any]
-    zone: str
-    label: str
-    back: dict[str, Any]
-    entry: int  # index of its entry in `cards:`; abilities name the entries that carry them
 
 
 @dataclass(frozen=True)
@@ -67,7 +56,7 @@ class Function:
 class Procedure:
     name: str
     params: list[str]
-    body: Callable
+    code: Code
 
 
 @dataclass
@@ -75,7 +64,7 @@ class Trigger:
     event: str
     params: list[str]
     condition: Callable | None
-    body: Callable
+    code: Code
     holders: frozenset[int] | None  # card entries whose cards carry it; None: a rule of the game
     while_in: frozenset[str] | None
     rule: str
@@ -99,15 +88,18 @@ class Ruleset:
     players: list[int]
     options: dict[str, OptionSpec]
     constants: dict[str, Any]
-    cards: list[CardDef]
+    cards: list[Card]
     zones: dict[str, ZoneSpec]
     counters: dict[str, CounterSpec]
     functions: dict[str, Function] = field(default_factory=dict)
     procedures: dict[str, Procedure] = field(default_factory=dict)
     triggers: dict[str, list[Trigger]] = field(default_factory=dict)
     modifiers: dict[str, list[Modifier]] = field(default_factory=dict)
-    setup: Callable | None = None
-    flow: Callable | None = None
+    setup: Code | None = None
+    flow: Code | None = None
+    main: Code | None = None  # setup, then the arrange hook, then flow: where every game starts
+    codes: dict[str, Code] = field(default_factory=dict)  # every code by id, to restore frames
+    lambdas: list[Callable] = field(default_factory=list)
     score: Callable | None = None
     tiebreak: Callable | None = None
     teams: tuple[Callable, list[list[int]]] | None = None
@@ -115,6 +107,37 @@ class Ruleset:
     board_display: dict[str, Callable] = field(default_factory=dict)
     extensions: list[str] = field(default_factory=list)
     digest: str = ""
+    _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
+    _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
+
+    def layout(self, players: int) -> Layout:
+        """The cards, zones and starting counters of a game of this ruleset for `players`."""
+        layout = self._layouts.get(players)
+        if layout is None:
+            seats = [Player(i) for i in range(1, players + 1)]
+
+            def keys(per: str) -> list:
+                if per == "player":
+                    return seats
+                if per == "card":
+                    return self.cards
+                if per in self.boards:
+                    return self.boards[per].places
+                return list(self.constants[per])
+            counters: dict[str, Any] = {}
+            for name, spec in self.counters.items():
+                # Every counter gets its own copy of the initial value: nothing is shared.
+                counters[name] = copy.deepcopy(spec.initial) if spec.per is None else {
+                    k: copy.deepcopy(spec.initial) for k in keys(spec.per)}
+            layout = self._layouts[players] = Layout(self.cards, self.zones, keys, counters)
+        return layout
+
+    def holding(self, holders: frozenset[int]) -> list[Card]:
+        """The cards that carry an ability (cards of the entries in `holders`), in card order."""
+        cards = self._holding.get(holders)
+        if cards is None:
+            cards = self._holding[holders] = [c for c in self.cards if c.entry in holders]
+        return cards
 
     def resolve_options(self, given: dict[str, str], players: int) -> dict[str, Any]:
         """Turn --option NAME=VALUE strings into typed option values; raise ValueError if wrong."""
@@ -128,27 +151,6 @@ class Ruleset:
             if spec.players and values[name] != spec.default and players not in spec.players:
                 raise ValueError(f"option '{name}' needs {' or '.join(map(str, spec.players))} players")
         return values
-
-
-class ConstantList(tuple):
-    """A list that cannot change; it still equals a list with the same items."""
-
-    def __eq__(self, other: object) -> bool:
-        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = tuple.__hash__
-
-
-def freeze(value: Any) -> Any:
-    """Constants cannot change: lists become constant lists and tables read-only mappings."""
-    if isinstance(value, list):
-        return ConstantList(freeze(v) for v in value)
-    if isinstance(value, dict):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    return value
 
 
 def _parse_option(spec: OptionSpec, text: str) -> Any:
@@ -265,6 +267,7 @@ class _Builder:
         self.data = data
         self.smap = smap
         self.problems: list[Diagnostic] = []
+        self.codes: dict[str, Code] = {}
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -307,8 +310,8 @@ class _Builder:
             expr = self.compile(("functions", name, "expr"), "expression", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
         for name, p in d.get("procedures", {}).items():
-            body = self.compile(("procedures", name, "do"), "program", p.get("params", []), f"procedure {name}")
-            rs.procedures[name] = Procedure(name, p.get("params", []), body)
+            code = self.compile(("procedures", name, "do"), "program", p.get("params", []), f"procedure {name}")
+            rs.procedures[name] = Procedure(name, p.get("params", []), code)
         for i, t in enumerate(d.get("triggers", [])):
             self._trigger(rs, ("triggers", i), t, None, "", zones)
         entries = d.get("cards", [])
@@ -324,7 +327,10 @@ class _Builder:
                 self._modifier(rs, path + ("modifiers", i), m, holders, what, zones)
         if "setup" in d:
             rs.setup = self.compile(("setup",), "program", [], "setup")
-        rs.flow = self.compile(("flow",), "program", [], "flow") if "flow" in d else _nothing
+        rs.flow = self.compile(("flow",), "program", [], "flow") if "flow" in d else Code([End()], "flow")
+        rs.main = _main(rs.setup, rs.flow)
+        rs.codes = {**self.codes, rs.main.id: rs.main, EMIT.id: EMIT}
+        rs.lambdas = names.lambdas
         scoring = d.get("scoring", {})
         if "score" in scoring:
             rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
@@ -418,8 +424,8 @@ class _Builder:
             result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True))
         return result
 
-    def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[CardDef]:
-        result: list[CardDef] = []
+    def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[Card]:
+        result: list[Card] = []
         for kind_name, kind in kinds.items():
             z = kind.get("zone")
             if z is None:
@@ -458,7 +464,9 @@ class _Builder:
             if total > MAX_CARDS:
                 self.error(path + ("count",), f"more than {MAX_CARDS} cards in all")
                 break
-            result.extend(CardDef(kind_name, name, props, zone, label, back, i) for _ in range(count))
+            props = {"kind": kind_name, **{k: freeze(v) for k, v in props.items()}}
+            first = len(result)
+            result.extend(Card(first + n, kind_name, name, props, label, back, i, zone) for n in range(count))
         return result
 
     def _properties(self, path: tuple, entry: dict, declared: dict, reserved: tuple, owner: str) -> dict:
@@ -500,8 +508,8 @@ class _Builder:
         rule = f"trigger on '{t['on']}'" + (f" of {what}" if what else "")
         while_in = self._while_in(path, t, holders, zones)
         cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in t else None
-        body = self.compile(path + ("do",), "program", scope, rule)
-        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, body, holders, while_in, rule))
+        code = self.compile(path + ("do",), "program", scope, rule)
+        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, code, holders, while_in, rule))
 
     def _modifier(self, rs: Ruleset, path: tuple, m: dict, holders: frozenset[int], what: str,
                   zones: dict) -> None:
@@ -531,14 +539,23 @@ class _Builder:
 
     # ------------------------------------------------------------ compiling rules
 
-    def compile(self, path: tuple, start: str, params: list[str], rule: str) -> Callable:
+    def compile(self, path: tuple, start: str, params: list[str], rule: str) -> Any:
+        """A rule's text compiled: a Code for a 'program' (registered under its path), a
+        function (g, env) for an 'expression'."""
+        compiled = self._compile(path, start, params, rule)
+        if start == "program":
+            compiled.id = ".".join(map(str, path))
+            self.codes[compiled.id] = compiled
+        return compiled
+
+    def _compile(self, path: tuple, start: str, params: list[str], rule: str) -> Any:
         text = self._text(path)
         try:
             tree = parse(text, start)
         except ParseProblem as exc:
             self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
                                             f"in {rule}: {exc.message}"))
-            return _nothing if start == "program" else _none
+            return _nothing() if start == "program" else _none
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
         try:
@@ -547,7 +564,7 @@ class _Builder:
             return compiler.expression(tree, params)
         except RecursionError:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
-            return _nothing if start == "program" else _none
+            return _nothing() if start == "program" else _none
 
     def _text(self, path: tuple) -> str:
         node: Any = self.data
@@ -558,10 +575,18 @@ class _Builder:
         return node if isinstance(node, str) else repr(node)
 
 
-def _nothing(g, env):
-    return None
-    yield  # pragma: no cover
+def _nothing() -> Code:
+    return Code([End()])
 
 
 def _none(g, env):
     return None
+
+
+def _main(setup: Code | None, flow: Code) -> Code:
+    """The code every game starts in: setup, the arrange hook (for tests), flow."""
+    def enter(code: Code) -> Call:
+        def start(g, env):
+            return g.push(Frame(code, 0, {}))
+        return Call(start, deliver_next, None, "")
+    return Code(([enter(setup)] if setup else []) + [Arrange(), enter(flow), End()], "main")

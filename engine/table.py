@@ -1,18 +1,26 @@
-"""What is on the table: card instances, zones and counters.
+"""What is on the table: cards and zones that never change, and the state of one game.
 
-A card is always in exactly one zone; `move` is the only way it changes zone, so nothing
-is created or lost. Zones are ordered lists: index 0 is the first (top, front, left) card.
+A ruleset's cards are created once, at load time, and shared by every game of it: a `Card` is
+an identity with printed properties. Zones are identities too (a `Layout` per player count).
+What changes during a game lives in a `Table`: which zone each card is in, the order of each
+zone, which cards are face down, who remembers which card, and the counters. So a copy of a
+game is a handful of list copies, and values that name a card or a zone stay valid in a copy.
+
+A card is always in exactly one zone; `move` is the only way it changes zone, so nothing is
+created or lost. Zones are ordered lists: index 0 is the first (top, front, left) card.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable
 
 PUBLIC, OWNER, HIDDEN = "public", "owner", "hidden"
 
 
 class Player(int):
     """A seat number (1-based) that prints as P1, P2..."""
+
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"P{int(self)}"
@@ -34,104 +42,183 @@ class ZoneSpec:
 
 
 class Card:
-    """One physical card: an identity, a kind, printed properties and its current zone."""
+    """One physical card: an identity, a kind and printed properties, the same in every game.
 
-    __slots__ = ("id", "kind", "name", "props", "zone", "label", "back", "face_down", "known")
+    `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
+    entry it comes from (abilities name entries); `start` the zone it starts every game in."""
 
-    def __init__(self, card_id: int, kind: str, name: str, props: dict[str, Any], label: str,
-                 back: dict[str, Any]):
-        self.id = card_id
+    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start")
+
+    def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
+                 back: dict[str, Any], entry: int, start: str):
+        self.id = index + 1
+        self.index = index
         self.kind = kind
         self.name = name
         self.props = props
         self.label = label
         self.back = back
-        self.zone: Zone | None = None
-        self.face_down = False
-        self.known: set[int] = set()  # players who have seen this card and remember it
+        self.entry = entry
+        self.start = start
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"
 
 
-def can_see(card: Card, viewer: int | None) -> bool:
-    """May `viewer` see this card's face? The one rule of visibility (None: the referee).
-
-    A player who was shown the card remembers it; otherwise a face-down card is hidden, and
-    a face-up card is as visible as its zone: public, to the zone's owner, or to nobody."""
-    if viewer is None or viewer in card.known:
-        return True
-    if card.face_down:
-        return False
-    visibility = card.zone.spec.visibility
-    if visibility == HIDDEN:
-        return False
-    if visibility == OWNER:
-        return card.zone.owner == viewer
-    return True
-
-
 class Zone:
-    """An ordered place for cards; `key` is its player or value when the zone is per-something."""
+    """A zone's identity: its spec, its key when the zone is per-something, its label, and its
+    index in the game's zone list. What it holds is in the `Table`. `player` is the key of a
+    zone per player; `holder` the card of a zone per card (whose owner is the card's)."""
 
-    __slots__ = ("spec", "key", "cards", "label")
+    __slots__ = ("spec", "key", "label", "index", "name", "player", "holder")
 
-    def __init__(self, spec: ZoneSpec, key: Any = None, label: str = ""):
+    def __init__(self, spec: ZoneSpec, key: Any, label: str, index: int):
         self.spec = spec
         self.key = key
-        self.cards: list[Card] = []
         self.label = label
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def owner(self) -> int | None:
-        """The player a per-player zone belongs to; for a zone per card, that card's owner."""
-        if self.spec.per == "player":
-            return self.key
-        if self.spec.per == "card":
-            return self.key.zone.owner
-        return None
-
-    def __iter__(self) -> Iterator[Card]:
-        return iter(list(self.cards))
-
-    def __len__(self) -> int:
-        return len(self.cards)
-
-    def __getitem__(self, index: int) -> Card:
-        return self.cards[index]
-
-    def __contains__(self, card: object) -> bool:
-        return isinstance(card, Card) and card.zone is self
+        self.index = index
+        self.name = spec.name
+        self.player = key if spec.per == "player" else None
+        self.holder = key if spec.per == "card" else None
 
     def __repr__(self) -> str:
         return f"<zone {self.label}>"
 
 
-@dataclass
-class Table:
-    """All zones and counters of one game, built fresh from the ruleset."""
+class Layout:
+    """The unchanging frame of the games of one ruleset at one player count: every card, every
+    zone (one list, and by name: a zone or a family keyed by player, card, place or value), and
+    the counters' starting values."""
 
-    zones: dict[str, Zone | dict[Any, Zone]] = field(default_factory=dict)
-    counters: dict[str, Any] = field(default_factory=dict)
-    cards: list[Card] = field(default_factory=list)
-
-    def all_zones(self) -> Iterator[Zone]:
-        for entry in self.zones.values():
-            if isinstance(entry, Zone):
-                yield entry
+    def __init__(self, cards: list[Card], specs: dict[str, ZoneSpec], keys: Callable[[str], list],
+                 counters: dict[str, Any]):
+        self.cards = cards
+        self.counters = counters  # the counters' starting values; each game copies them
+        self.zones: dict[str, Zone | dict[Any, Zone]] = {}
+        self.zone_list: list[Zone] = []
+        for name, spec in specs.items():
+            if spec.per is None:
+                self.zones[name] = self._new(spec, None, spec.label)
             else:
-                yield from entry.values()
+                self.zones[name] = {k: self._new(spec, k, f"{spec.label} {getattr(k, 'label', k)}")
+                                    for k in keys(spec.per)}
+        self.start = [self.zones[c.start] for c in cards]
+
+    def _new(self, spec: ZoneSpec, key: Any, label: str) -> Zone:
+        zone = Zone(spec, key, label, len(self.zone_list))
+        self.zone_list.append(zone)
+        return zone
+
+
+class Table:
+    """The changing state of the cards of one game, and its counters. Plain lists and dicts:
+    `copy` is cheap, and two tables never share anything that changes."""
+
+    __slots__ = ("layout", "where", "contents", "face_down", "known", "counters")
+
+    def __init__(self, layout: Layout, counters: dict[str, Any]):
+        self.layout = layout
+        self.where: list[Zone] = list(layout.start)           # the zone of each card, by index
+        self.contents: list[list[Card]] = [[] for _ in layout.zone_list]
+        for card, zone in zip(layout.cards, self.where):
+            self.contents[zone.index].append(card)
+        self.face_down: list[bool] = [False] * len(layout.cards)
+        self.known: list[int] = [0] * len(layout.cards)       # bit p: player p remembers the card
+        self.counters = counters
+
+    def copy(self, counters: dict[str, Any]) -> Table:
+        """An independent copy of this table, with the given (already copied) counters."""
+        other = Table.__new__(Table)
+        other.layout = self.layout
+        other.where = self.where[:]
+        other.contents = [c[:] for c in self.contents]
+        other.face_down = self.face_down[:]
+        other.known = self.known[:]
+        other.counters = counters
+        return other
+
+    def relabelled(self, cards: dict[Card, Card], zones: dict[Zone, Zone], counters: dict[str, Any]) -> Table:
+        """A copy in which card `c` of `cards` is read as `cards[c]` (and a zone of a card as
+        the zone of the card it becomes): each place holds another card, with the place's
+        state (face down, who remembers it) unchanged."""
+        other = self.copy(counters)
+        zone_list = self.layout.zone_list
+        for zone in zone_list:
+            other.contents[zones.get(zone, zone).index] = [cards.get(c, c) for c in self.contents[zone.index]]
+        for zone, held in zip(zone_list, other.contents):
+            for card in held:
+                other.where[card.index] = zone
+        for old, new in cards.items():
+            other.face_down[new.index] = self.face_down[old.index]
+            other.known[new.index] = self.known[old.index]
+        return other
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card of the game, in ruleset order (card id 1 first)."""
+        return self.layout.cards
+
+    @property
+    def zones(self) -> dict[str, Zone | dict[Any, Zone]]:
+        """Zones by name: a zone, or a family of zones by key."""
+        return self.layout.zones
+
+    def all_zones(self) -> list[Zone]:
+        return self.layout.zone_list
+
+    def cards_in(self, zone: Zone) -> list[Card]:
+        """The cards in a zone, first to last. The list is the table's own: do not change it."""
+        return self.contents[zone.index]
+
+    def zone_of(self, card: Card) -> Zone:
+        return self.where[card.index]
+
+    def owner(self, zone: Zone) -> int | None:
+        """The player a per-player zone belongs to; for a zone per card, that card's owner."""
+        while zone.holder is not None:
+            zone = self.where[zone.holder.index]
+        return zone.player
 
     def move(self, card: Card, to: Zone, position: int | None = None) -> None:
         """Take the card out of its zone and put it into `to` (at the end, or at `position`)."""
-        if card.zone is not None:
-            card.zone.cards.remove(card)
+        self.contents[self.where[card.index].index].remove(card)
         if position is None:
-            to.cards.append(card)
+            self.contents[to.index].append(card)
         else:
-            to.cards.insert(position, card)
-        card.zone = to
+            self.contents[to.index].insert(position, card)
+        self.where[card.index] = to
+
+    def is_face_down(self, card: Card) -> bool:
+        return self.face_down[card.index]
+
+    def set_face_down(self, card: Card, face_down: bool) -> None:
+        self.face_down[card.index] = face_down
+
+    def reveal(self, card: Card, player: int) -> None:
+        """`player` has seen this card and remembers it wherever it goes, until it is shuffled."""
+        self.known[card.index] |= 1 << player
+
+    def forget(self, card: Card) -> None:
+        self.known[card.index] = 0
+
+    def remembered_by(self, card: Card) -> list[int]:
+        """The players who were shown this card and remember it."""
+        bits = self.known[card.index]
+        return [p for p in range(1, bits.bit_length()) if bits >> p & 1]
+
+    def can_see(self, card: Card, viewer: int | None) -> bool:
+        """May `viewer` see this card's face? The one rule of visibility (None: the referee).
+
+        A player who was shown the card remembers it; otherwise a face-down card is hidden, and
+        a face-up card is as visible as its zone: public, to the zone's owner, or to nobody."""
+        if viewer is None or self.known[card.index] >> viewer & 1:
+            return True
+        if self.face_down[card.index]:
+            return False
+        zone = self.where[card.index]
+        visibility = zone.spec.visibility
+        if visibility == HIDDEN:
+            return False
+        if visibility == OWNER:
+            return self.owner(zone) == viewer
+        return True

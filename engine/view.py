@@ -11,11 +11,12 @@ from typing import Any
 
 from .game import Game, LogEntry
 from .board import Place, render_hex
-from .table import Card, Player, Zone, can_see
+from .table import Card, Player, Table, Zone
+from .values import Copier
 
 
-def card_view(card: Card, viewer: int | None) -> dict[str, Any]:
-    if can_see(card, viewer):
+def card_view(table: Table, card: Card, viewer: int | None) -> dict[str, Any]:
+    if table.can_see(card, viewer):
         return {"id": card.id, "label": card.label, **card.props}
     return {"hidden": True, **card.back}
 
@@ -28,10 +29,12 @@ def _display_order(card: dict[str, Any]) -> tuple:
     return (0, [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts], [])
 
 
-def label(value: Any, viewer: int | None, names: dict[int, str] | None = None) -> str:
-    """How a value reads for `viewer`: hidden cards stay hidden."""
+def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
+          table: Table | None = None) -> str:
+    """How a value reads for `viewer` (None: the referee): hidden cards stay hidden. A player's
+    reading of a card needs the `table` it is on."""
     if isinstance(value, Card):
-        if can_see(value, viewer):
+        if viewer is None or (table is not None and table.can_see(value, viewer)):
             return value.label
         back = " ".join(str(v) for v in value.back.values())
         return f"a face-down {back} card".replace("  ", " ") if back else "a face-down card"
@@ -41,18 +44,21 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None) -
         return value.label
     if isinstance(value, Zone):
         if value.spec.per == "card":
-            return f"{value.spec.label} of {label(value.key, viewer, names)}"
+            return f"{value.spec.label} of {label(value.key, viewer, names, table)}"
         return value.label
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
-        return ", ".join(label(v, viewer, names) for v in value)
+        return ", ".join(label(v, viewer, names, table) for v in value)
     if value is None:
         return "nothing"
     return str(value)
 
 
-def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None = None) -> str:
+def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None = None,
+             table: Table | None = None) -> str:
+    """A log line as `viewer` reads it: a card shows as its back to a player who could not see
+    it when the line was logged (other values read as `label` does, on `table`)."""
     out = []
     for value, seen_by in entry.parts:
         if isinstance(value, Card) and viewer is not None and seen_by is not None and viewer not in seen_by:
@@ -61,7 +67,7 @@ def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None =
         elif isinstance(value, Card):
             out.append(value.label)
         else:
-            out.append(label(value, viewer, names))
+            out.append(label(value, viewer, names, table))
     return "".join(out)
 
 
@@ -79,7 +85,7 @@ class PlayerView:
         self._decision: dict[str, Any] | None | bool = False
 
     def _label(self, value: Any) -> str:
-        return label(value, self.player, self._names)
+        return label(value, self.player, self._names, self._game.table)
 
     @property
     def you(self) -> str | None:
@@ -103,27 +109,31 @@ class PlayerView:
     def zones(self) -> list[dict[str, Any]]:
         """Every zone with what the player may see of it; empty zones of a card or of a place
         (there are many, and an empty one says nothing) are left out."""
-        rules = self._game.rules
+        rules, table = self._game.rules, self._game.table
         shown = []
-        for z in self._game.table.all_zones():
+        for z in table.all_zones():
+            held = table.contents[z.index]
             inside = z.spec.per == "card" or z.spec.per in rules.boards
-            if inside and not z.cards:
+            if inside and not held:
                 continue
             shown.append({"name": z.name, "key": self._label(z.key) if z.key is not None else None,
-                          "label": self._label(z), "display": z.spec.display, "count": len(z.cards),
+                          "label": self._label(z), "display": z.spec.display, "count": len(held),
                           "cards": self._cards(z)})
         return shown
 
     def _cards(self, zone: Zone) -> list[dict[str, Any]]:
-        cards = [card_view(c, self.player) for c in zone.cards]
+        table = self._game.table
+        cards = [card_view(table, c, self.player) for c in table.contents[zone.index]]
         if not zone.spec.ordered:
             # The order of an unordered zone carries no information, so none may leak through it.
             cards.sort(key=_display_order)
         return cards
 
     def counters(self) -> dict[str, Any]:
-        """Counters on display; a per-card counter shows only the visible cards' set values."""
+        """Counters on display; a per-card counter shows only the visible cards' set values.
+        Lists and tables are copies: the view does not change as the game goes on."""
         game = self._game
+        copy = Copier(None)
         shown: dict[str, Any] = {}
         for name, value in game.table.counters.items():
             spec = game.rules.counters[name]
@@ -131,15 +141,15 @@ class PlayerView:
                 continue
             if spec.per == "card":
                 value = {self._label(c): v for c, v in value.items()
-                         if v != spec.initial and can_see(c, self.player)}
+                         if v != spec.initial and game.table.can_see(c, self.player)}
             elif isinstance(value, dict):
                 value = {self._label(k): v for k, v in value.items()}
-            shown[name] = value
+            shown[name] = copy(value)
         return shown
 
     def log(self, last: int | None = None) -> list[str]:
         entries = self._game.log if last is None else self._game.log[-last:] if last else []
-        return [log_line(e, self.player, self._names) for e in entries]
+        return [log_line(e, self.player, self._names, self._game.table) for e in entries]
 
     def boards(self) -> dict[str, str]:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""

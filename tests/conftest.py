@@ -27,8 +27,13 @@ def zone(game: Game, name: str, key: Any = None) -> Zone:
     return entry if isinstance(entry, Zone) else entry[key]
 
 
-def labels(z: Zone) -> list[str]:
-    return [c.label for c in z.cards]
+def cards(game: Game, z: Zone) -> list[Card]:
+    """The cards in zone `z`, first to last (the table's own list: do not change it)."""
+    return game.table.cards_in(z)
+
+
+def labels(game: Game, z: Zone) -> list[str]:
+    return [c.label for c in cards(game, z)]
 
 
 def card(game: Game, text: str) -> Card:

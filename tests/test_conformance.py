@@ -2,10 +2,13 @@
 
 Random games must reach the end without error; every card is in exactly one zone after every
 decision; every decision offers at least one option; saving then replaying reproduces the game.
+The state is data: a clone is independent, a snapshot restored from JSON text goes on exactly as
+the original, and a determinized world looks the same to its player.
 """
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
@@ -16,8 +19,9 @@ from engine.ruleset import load_ruleset
 from engine.saves import replay, write_save
 from engine.simulate import game_seed, play
 from engine.table import Card
+from engine.view import view
 
-from conftest import RULESETS
+from conftest import ROOT, RULESETS
 
 GAMES_PER_COUNT = 6
 
@@ -28,9 +32,10 @@ def check_cards(game: Game) -> None:
     """Every card is in exactly one zone, and the zone it names is the zone holding it."""
     seen: dict[int, str] = {}
     for zone in game.table.all_zones():
-        for card in zone.cards:
+        for card in game.table.cards_in(zone):
+            where = game.table.zone_of(card)
             assert card.id not in seen, f"{card.label} is in {seen[card.id]} and in {zone.label}"
-            assert card.zone is zone, f"{card.label} thinks it is in {card.zone.label}, not {zone.label}"
+            assert where is zone, f"{card.label} thinks it is in {where.label}, not {zone.label}"
             seen[card.id] = zone.label
     assert len(seen) == len(game.table.cards), "a card was lost or created"
 
@@ -102,7 +107,7 @@ def test_views_leak_nothing(path, players):
     """At every decision, a player's view (zones, counters, decision, and each log line as it
     is shown to them) never names a card that player has not been allowed to see. A card counts
     as seen once it was visible to them at a decision or when a log line named it."""
-    from engine.view import can_see, log_line, view
+    from engine.view import log_line, view
 
     rs = load_ruleset(path)
     for i in range(2):
@@ -116,7 +121,7 @@ def test_views_leak_nothing(path, players):
             new_entries = game.log[logged:]
             logged = len(game.log)
             for p in game.players:
-                seen[p].update(c.id for c in game.table.cards if can_see(c, p))
+                seen[p].update(c.id for c in game.table.cards if game.table.can_see(c, p))
                 for entry in new_entries:
                     seen[p].update(v.id for v, who in entry.parts
                                    if isinstance(v, Card) and (who is None or p in who))
@@ -130,9 +135,125 @@ def test_views_leak_nothing(path, players):
                                                                                        reverse=True)))
                                      + r")(?![\w&])")
                 shown = view(game, p).as_dict(log_last=0)
-                text = json.dumps(shown, ensure_ascii=False) + "\n".join(log_line(e, p) for e in new_entries)
+                text = json.dumps(shown, ensure_ascii=False) + "\n".join(log_line(e, p, table=game.table)
+                                                                      for e in new_entries)
                 found = pattern.search(text)
                 assert not found, f"{p} can read {found.group(0)} in their view"
             decider = game.pending.player
             game.apply(agents[decider - 1].choose(view(game, decider)))
         assert hidden_checks > 0, "the game hid nothing to check"
+
+
+# ------------------------------------------------------------------ the state as data
+
+
+def play_randomly(game: Game, rng: random.Random, stop_at: int | None = None) -> list[int]:
+    taken = []
+    while not game.over and (stop_at is None or len(game.decisions) < stop_at):
+        taken.append(rng.randrange(len(game.legal_actions())))
+        game.apply(taken[-1])
+    return taken
+
+
+def state_text(game: Game) -> str:
+    return json.dumps(game.snapshot(), sort_keys=True)
+
+
+@pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
+def test_clone_is_independent(path, players):
+    """Playing a clone to the end changes nothing in the original; the original, given the
+    clone's decisions, ends exactly as the clone did."""
+    rs = load_ruleset(path)
+    for i in range(2):
+        seed = game_seed(players, 300 + i)
+        rng = random.Random(seed)
+        game = Game(rs, players, rs.resolve_options({}, players), seed)
+        play_randomly(game, rng, stop_at=rng.randrange(0, 80))
+        before = (game.digest(), state_text(game))
+        copy = game.clone()
+        taken = play_randomly(copy, rng)
+        assert copy.over
+        assert (game.digest(), state_text(game)) == before, "playing a clone changed the original"
+        for choice in taken:
+            game.apply(choice)
+        assert game.digest() == copy.digest() and game.scores() == copy.scores()
+
+
+@pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
+def test_snapshot_round_trip_through_json_text(path, players):
+    """At random points, a game restored from its snapshot (as JSON text) goes on exactly as
+    the original under the same decisions."""
+    rs = load_ruleset(path)
+    seed = game_seed(players, 400)
+    rng = random.Random(seed)
+    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    while not game.over:
+        restored = Game.from_snapshot(rs, json.loads(json.dumps(game.snapshot())))
+        assert restored.digest() == game.digest() and restored.state_key() == game.state_key()
+        ahead = random.Random(len(game.decisions))
+        mine, theirs = game.clone(), restored
+        for _ in range(40):
+            if mine.over:
+                break
+            choice = ahead.randrange(len(mine.legal_actions()))
+            mine.apply(choice)
+            theirs.apply(choice)
+        assert theirs.digest() == mine.digest() and state_text(theirs) == state_text(mine)
+        play_randomly(game, rng, stop_at=len(game.decisions) + rng.randrange(1, 120))
+    restored = Game.from_snapshot(rs, json.loads(json.dumps(game.snapshot())))
+    assert restored.over and restored.scores() == game.scores() and restored.winners() == game.winners()
+
+
+@pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
+def test_determinize_keeps_the_view_and_varies_the_hidden(path, players):
+    """A determinized world looks to its player exactly like the game (whole view, whole log),
+    and over repeated draws the cards hidden from them do land differently."""
+    rs = load_ruleset(path)
+    seed = game_seed(players, 500)
+    rng = random.Random(seed)
+    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    points = varied = 0
+    while not game.over:
+        me = game.current_player
+        mine = json.dumps(view(game, me).as_dict(), sort_keys=True)
+        worlds = [game.determinize(me, s) for s in range(6)]
+        for world in worlds:
+            assert json.dumps(view(world, me).as_dict(), sort_keys=True) == mine
+        hidden = any(not game.table.can_see(c, me) for c in game.table.cards)
+        if hidden:
+            points += 1
+            varied += len({w.digest() for w in worlds}) > 1
+        play_randomly(game, rng, stop_at=len(game.decisions) + rng.randrange(1, 60))
+    assert points > 0 and varied > 0, "nothing hidden was ever dealt differently"
+    assert varied >= points // 2
+
+
+EXAMPLES = [(path, ()) for path in sorted((ROOT / "examples" / "guide").glob("*.yaml"))] + [
+    (ROOT / "rulesets" / "railways.yaml", (ROOT / "examples" / "my_events.yaml",))]
+
+
+@pytest.mark.parametrize("path,extensions", EXAMPLES, ids=[p.stem + "".join("+" + e.stem for e in x)
+                                                            for p, x in EXAMPLES])
+def test_the_examples_copy_save_and_determinize(path, extensions):
+    """The guide's games and the custom events: at every decision a clone, a snapshot through
+    JSON text and a determinized world agree with the game as far as they should."""
+    rs = load_ruleset(path, list(extensions))
+    players = rs.players[0]
+    seed = game_seed(players, 700)
+    rng = random.Random(seed)
+    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    while not game.over:
+        choice = rng.randrange(len(game.legal_actions()))
+        if len(game.decisions) < 30 or len(game.decisions) % 10 == 0:
+            me = game.current_player
+            assert state_text(game.clone()) == state_text(game)
+            restored = Game.from_snapshot(rs, json.loads(json.dumps(game.snapshot())))
+            assert state_text(restored) == state_text(game)
+            world = game.determinize(me, len(game.decisions))
+            assert json.dumps(view(world, me).as_dict()) == json.dumps(view(game, me).as_dict())
+            for g in (restored, world):
+                g.apply(choice)
+            game.apply(choice)
+            assert restored.digest() == game.digest()
+        else:
+            game.apply(choice)

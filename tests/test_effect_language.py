@@ -101,12 +101,12 @@ def test_choose_asks_only_when_there_is_a_choice(tmp_path):
         move(card, hand[2], "first")
         """)
     # The one-option choice was resolved without asking; player 2 is asked about 3 tokens.
-    assert labels(zone(g, "hand", 1)) == ["blue 7"]
+    assert labels(g, zone(g, "hand", 1)) == ["blue 7"]
     assert g.pending.player == 2
     assert [o.label for o in g.pending.options] == ["red 1", "red 5", "blue 3"]
     g.apply(1)
     assert g.over
-    assert labels(zone(g, "hand", 2)) == ["red 5"]
+    assert labels(g, zone(g, "hand", 2)) == ["red 5"]
     assert g.decisions == [1]
 
 
@@ -281,7 +281,7 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
     assert (sees_blue7(1), sees_blue7(2)) == (True, True)
     g.apply(0)
     # Shuffled away: nobody's memory follows it, but the supply is public and face up.
-    assert g.table.cards[3].known == set()
+    assert g.table.remembered_by(g.table.cards[3]) == []
     assert (sees_blue7(1), sees_blue7(2)) == (True, True)
 
 

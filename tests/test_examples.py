@@ -21,7 +21,7 @@ from engine.simulate import play
 from engine.table import Card, Player, Zone
 from engine.view import view
 
-from conftest import labels, options as option_labels, pick
+from conftest import cards, labels, options as option_labels, pick
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every example ruleset (extension files, which start without a `game:` key, are loaded with
@@ -74,8 +74,8 @@ def test_random_games_reach_the_end(path, players):
             assert set(scores) == set(game.players)
             assert all(isinstance(s, int) for s in scores.values())
             assert game.winners()
-            cards = [c for z in game.table.all_zones() for c in z.cards]
-            assert len(cards) == len(set(cards)) == len(rs.cards), "no card is lost or created"
+            held = [c for z in game.table.all_zones() for c in cards(game, z)]
+            assert len(held) == len(set(held)) == len(rs.cards), "no card is lost or created"
 
 
 # ---------------------------------------------------------------- helpers
@@ -97,7 +97,7 @@ def deal_hands(game: Game, hands: dict[int, list[str]], leader: int = 1) -> None
     """Give each player exactly these fish (the rest go back to the deck); set the leader."""
     deck = zone(game, "deck")
     for p in game.players:
-        for c in list(zone(game, "hand", p).cards):
+        for c in list(cards(game, zone(game, "hand", p))):
             game.table.move(c, deck)
     for p, texts in hands.items():
         for text in texts:
@@ -116,7 +116,7 @@ def give_pearls(game: Game, p: int, texts: list[str]) -> list[Card]:
     """Move cards labelled `texts` (distinct copies) from the reef into p's pearls."""
     moved = []
     for text in texts:
-        c = next(c for c in zone(game, "pearl_bed").cards if c.label == text)
+        c = next(c for c in cards(game, zone(game, "pearl_bed")) if c.label == text)
         game.table.move(c, zone(game, "pearls", Player(p)))
         moved.append(c)
     return moved
@@ -144,10 +144,10 @@ def test_the_first_steps_ask_nobody_anything(step):
 def test_step1_the_highest_fish_wins():
     rs = load_ruleset(GUIDE / "step1_cards.yaml")
     game = Game(rs, 3, seed=11)
-    ranks = {p: zone(game, "drawn", p).cards[0].props["rank"] for p in game.players}
+    ranks = {p: cards(game, zone(game, "drawn", p))[0].props["rank"] for p in game.players}
     assert game.scores() == ranks
     assert game.winners() == [p for p in game.players if ranks[p] == max(ranks.values())]
-    assert len(zone(game, "deck")) == 24 - 3
+    assert len(cards(game, zone(game, "deck"))) == 24 - 3
 
 
 def test_step2_pearl_count_and_back():
@@ -156,7 +156,7 @@ def test_step2_pearl_count_and_back():
     assert len(pearls) == 10 and len(rs.cards) == 34
     assert all(d.back == {"size": d.props["size"]} for d in pearls)
     game = Game(rs, 2, seed=3)
-    won = {p: sum(c.props["value"] for c in zone(game, "pearls", p).cards) for p in game.players}
+    won = {p: sum(c.props["value"] for c in cards(game, zone(game, "pearls", p))) for p in game.players}
     assert game.scores() == won
     assert sum(game.table.counters["tricks"].values()) == 8
 
@@ -181,7 +181,7 @@ def test_a_choice_with_one_option_asks_nothing(final):
     pick(game, "red 5")
     # P2's only red fish was played for them; P1 won and already leads dive 2.
     assert len(game.decisions) == 1, "only P1's choice was a decision"
-    assert labels(zone(game, "catch", P1)) == ["red 5", "red 3"]
+    assert labels(game, zone(game, "catch", P1)) == ["red 5", "red 3"]
     assert game.table.counters["dive"] == 2
     assert game.current_player == P1
     assert option_labels(game) == ["blue 1", "blue 2"]
@@ -220,7 +220,7 @@ def test_the_prize_is_face_down_unless_the_water_is_clear(final):
     clear = Game(final, 2, options(final, clear_water=True), seed=2, arrange=arrange)
     assert view(clear, 2).log()[0] == "Dive 1: the water is clear, the prize is the big pearl (4)"
     # The option changes what is said, not the game: the same seed deals the same cards.
-    assert labels(zone(murky, "hand", P1)) == labels(zone(clear, "hand", P1))
+    assert labels(murky, zone(murky, "hand", P1)) == labels(clear, zone(clear, "hand", P1))
 
 
 def test_a_logged_card_reads_differently_for_each_player(final):
@@ -244,21 +244,21 @@ def sting_position(g: Game) -> None:
 
 def test_the_jellyfish_stings_the_winner_of_its_dive(final):
     game = Game(final, 2, seed=6, arrange=sting_position)
-    jelly = zone(game, "offer").cards[0]
+    jelly = cards(game, zone(game, "offer"))[0]
     assert jelly.kind == "jellyfish"
     assert game.table.counters["stings"] == {P1: 0, P2: 0}
     pick(game, "red 8")  # P2 must answer with red 1; P1 wins the jellyfish
     assert game.table.counters["tricks"][P1] == 1
     assert game.table.counters["stings"] == {P1: 1, P2: 0}, "only the jellyfish on offer fired"
-    assert jelly.zone is zone(game, "discard")
-    assert labels(zone(game, "pearls", P1)) == ["small pearl (1)"]
-    assert last_label(zone(game, "pearl_bed")) == "big pearl (4)", "the best pearl went back to the reef"
+    assert game.table.zone_of(jelly) is zone(game, "discard")
+    assert labels(game, zone(game, "pearls", P1)) == ["small pearl (1)"]
+    assert last_label(game, zone(game, "pearl_bed")) == "big pearl (4)", "the best pearl went back to the reef"
     assert "A jellyfish stings P1, who drops big pearl (4) back into the reef" in view(game, 1).log()
     assert "A jellyfish stings P1, who drops a face-down big card back into the reef" in view(game, 2).log()
 
 
-def last_label(z: Zone) -> str:
-    return z.cards[-1].label
+def last_label(game: Game, z: Zone) -> str:
+    return cards(game, z)[-1].label
 
 
 def test_a_pearl_prize_stings_nobody(final):
@@ -268,7 +268,7 @@ def test_a_pearl_prize_stings_nobody(final):
     game = Game(final, 2, seed=6, arrange=arrange)
     pick(game, "red 8")
     assert game.table.counters["stings"] == {P1: 0, P2: 0}
-    assert sorted(labels(zone(game, "pearls", P1))) == ["big pearl (4)", "small pearl (1)", "small pearl (2)"]
+    assert sorted(labels(game, zone(game, "pearls", P1))) == ["big pearl (4)", "small pearl (1)", "small pearl (2)"]
 
 
 def test_a_stung_diver_without_pearls_loses_nothing_more(final):
@@ -278,7 +278,7 @@ def test_a_stung_diver_without_pearls_loses_nothing_more(final):
     game = Game(final, 2, seed=6, arrange=arrange)
     pick(game, "red 8")
     assert game.table.counters["stings"][P1] == 1
-    assert labels(zone(game, "pearls", P1)) == []
+    assert labels(game, zone(game, "pearls", P1)) == []
     assert "A jellyfish stings P1, who has no pearl to lose" in view(game, 2).log()
 
 

@@ -16,6 +16,8 @@ from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.view import view
 
+from conftest import labels
+
 ROOT = Path(__file__).resolve().parent.parent
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"
 
@@ -35,7 +37,7 @@ def game(tiny_rules):
 
 
 def hand(game: Game, player: int) -> list[str]:
-    return [c.label for c in game.table.zones["hand"][player].cards]
+    return labels(game, game.table.zones["hand"][player])
 
 
 def ask(game: Game, text: str) -> tuple[int | None, str, BaseException | None]:
@@ -65,7 +67,7 @@ def test_invalid_lines_then_valid_choice(game):
     assert out.count("Choose 1-3") == 6
     chosen = hand(game, 1)[1]
     game.apply(choice)
-    assert chosen in [c.label for c in game.table.zones["pile"].cards]
+    assert chosen in labels(game, game.table.zones["pile"])
 
 
 @pytest.mark.parametrize("line", ["abc", "", "   ", "0", "4", "999", "-1", "1.5", "+1", "one", "1 2", "#1",
@@ -122,7 +124,7 @@ def test_view_shows_own_hand_never_other_hands(tiny_rules, players):
         me = game.pending.player
         mine = hand(game, me)
         others = [label for p in game.players if p != me for label in hand(game, p)]
-        hidden_deck = [c.label for c in game.table.zones["deck"].cards]
+        hidden_deck = labels(game, game.table.zones["deck"])
         choice, out, _ = ask(game, "1\n")
         hand_line = next(line for line in out.splitlines() if line.strip().startswith(f"hand P{int(me)}"))
         for label in mine:

@@ -23,9 +23,9 @@ import pytest
 
 from engine.errors import EffectError, IllegalMove
 from engine.game import Game
-from engine.table import Player, can_see
+from engine.table import Player
 
-from conftest import options, pick, ruleset, zone
+from conftest import cards, options, pick, ruleset, zone
 
 RS = ruleset("isle_of_trains")
 TAKE, BUILD, LOAD, DELIVER = "Take", "Build", "Load", "Deliver"
@@ -51,8 +51,8 @@ def lab(game, name):
     return next(c.label for c in game.table.cards if c.name == name)
 
 
-def names(z):
-    return [c.name for c in z.cards]
+def names(game, z):
+    return [c.name for c in cards(game, z)]
 
 
 def position(hands=None, trains=None, buildings=None, contracts=None, deck=None, discard=None,
@@ -74,13 +74,13 @@ def position(hands=None, trains=None, buildings=None, contracts=None, deck=None,
         for z in list(t.all_zones()):
             if z is deck_z:
                 continue
-            for c in list(z.cards):
+            for c in list(t.cards_in(z)):
                 t.move(c, island if c.kind == "contract" else deck_z)
 
         chosen = set()
 
         def take(name):
-            for c in deck_z.cards:
+            for c in t.cards_in(deck_z):
                 if c.name == name and c.id not in chosen:
                     chosen.add(c.id)
                     return c
@@ -92,7 +92,7 @@ def position(hands=None, trains=None, buildings=None, contracts=None, deck=None,
             return c
 
         def island_card(name):
-            return next(c for c in island.cards if c.name == name)
+            return next(c for c in t.cards_in(island) if c.name == name)
 
         trains_given = trains or {}
         for p in game.players:
@@ -105,8 +105,8 @@ def position(hands=None, trains=None, buildings=None, contracts=None, deck=None,
                     own = good.props["cargo_type"]
                     counters["loaded_as"][good] = g_type or (own if own != "wild" else car.props["accepts"])
                     if face == "down":
-                        good.face_down = True
-                        good.known.add(int(p))
+                        t.set_face_down(good, True)
+                        t.reveal(good, int(p))
         for p, cards in (hands or {}).items():
             for name in cards:
                 put(name, zone(game, "hand", Player(p)))
@@ -122,7 +122,7 @@ def position(hands=None, trains=None, buildings=None, contracts=None, deck=None,
             put(name, zone(game, "discard"))
         top = [take(name) for name in deck or []]
         if deck_only:
-            for c in list(deck_z.cards):
+            for c in list(t.cards_in(deck_z)):
                 if c not in top:
                     t.move(c, zone(game, "engine_pool"))
         for i, c in enumerate(top):
@@ -147,16 +147,16 @@ def asked(game, start):
 
 
 def hand(game, p):
-    return names(zone(game, "hand", Player(p)))
+    return names(game, zone(game, "hand", Player(p)))
 
 
 def train(game, p):
-    return names(zone(game, "train", Player(p)))
+    return names(game, zone(game, "train", Player(p)))
 
 
 def cargo_of(game, p, car_name):
-    car = next(c for c in zone(game, "train", Player(p)).cards if c.name == car_name)
-    return zone(game, "cargo", car).cards
+    car = next(c for c in cards(game, zone(game, "train", Player(p))) if c.name == car_name)
+    return cards(game, zone(game, "cargo", car))
 
 
 def fn(game, name, *args):
@@ -203,22 +203,22 @@ def test_setup(n, seed):
     after_setup = {}
 
     def snapshot(game):
-        after_setup.update({p: len(zone(game, "hand", p)) for p in game.players})
+        after_setup.update({p: len(cards(game, zone(game, "hand", p))) for p in game.players})
     g = Game(RS, n, opts(n), seed, arrange=snapshot)
     assert list(after_setup.values()) == [5] * n
     for p in g.players:
-        t = zone(g, "train", p).cards
+        t = cards(g, zone(g, "train", p))
         assert len(t) == 1 and t[0].kind == "engine" and t[0].props["level"] == 1
     # The six contracts, primary side up, form the Isle.
-    assert names(zone(g, "island")) == ["Cork", "Iverness", "Dublin", "Donegal", "Ennis Wharf", "Loch Haven"]
+    assert names(g, zone(g, "island")) == ["Cork", "Iverness", "Dublin", "Donegal", "Ennis Wharf", "Loch Haven"]
     # 50 train cards - n engines - 5n cards in hand; the unused Level 1 Engines are in it.
-    deck = zone(g, "deck").cards
-    assert len(deck) + len(zone(g, "hand", g.pending.player)) - 5 == 50 - 6 * n
+    deck = cards(g, zone(g, "deck"))
+    assert len(deck) + len(cards(g, zone(g, "hand", g.pending.player))) - 5 == 50 - 6 * n
     # The unused Level 1 Engines went back into the pile (and so may have been dealt).
-    spare = list(deck) + [c for p in g.players for c in zone(g, "hand", p).cards]
+    spare = list(deck) + [c for p in g.players for c in cards(g, zone(g, "hand", p))]
     assert sum(1 for c in spare if c.props.get("level") == 1) == 4 - n
     # The shaded engine is always dealt, and its holder starts.
-    holder = [p for p in g.players if zone(g, "train", p).cards[0].props["shaded"]]
+    holder = [p for p in g.players if cards(g, zone(g, "train", p))[0].props["shaded"]]
     assert len(holder) == 1
     assert g.pending.player == holder[0]
     assert prompt(g).startswith("Action ")      # action 1 was a Take if nothing else was possible
@@ -245,8 +245,8 @@ def test_two_actions_then_discard_to_hand_limit():
     assert prompt(g) == "End of turn: discard down to 5 cards" and whose(g) == 1
     pick(g, lab(g, "Supertanker"))
     pick(g, lab(g, "MegaHopper"))
-    assert len(zone(g, "hand", Player(1))) == 5
-    assert names(zone(g, "discard")) == ["Supertanker", "MegaHopper"]
+    assert len(cards(g, zone(g, "hand", Player(1)))) == 5
+    assert names(g, zone(g, "discard")) == ["Supertanker", "MegaHopper"]
     assert whose(g) == 2 and prompt(g).startswith("Action 1 of 2")
 
 
@@ -300,7 +300,7 @@ def test_loading_benefit(car, good, draw, discard, bonus):
         assert sorted(options(g)) == sorted(lab(g, n) for n in CABOOSES[:draw])
         pick(g, lab(g, "Caboose 1"))
         assert hand(g, 1) == CABOOSES[1:draw]
-        assert names(zone(g, "discard")) == ["Caboose 1"]
+        assert names(g, zone(g, "discard")) == ["Caboose 1"]
     if bonus:
         # Then the bonus action, at once: every one of them is possible here, or skip it.
         assert prompt(g).startswith(f"{lab(g, car)} benefit: take a bonus action now")
@@ -360,7 +360,7 @@ def test_bonus_actions_taken():
     load_onto_p2(g, "Tanker 201", "Tanker 201")
     pick(g, DELIVER)
     assert hand(g, 1) == CABOOSES          # 3 drawn + 2 for the delivered box
-    assert cargo_of(g, 1, "Boxcar") == [] and names(zone(g, "discard")) == ["MegaHopper"]
+    assert cargo_of(g, 1, "Boxcar") == [] and names(g, zone(g, "discard")) == ["MegaHopper"]
     # Hopper-2 Car: draw 2, then a bonus Build: Caboose 1 paid with 3 cards.
     g = new_game(hands={1: ["Tanker Car", "Boxcar", "Boxcar"]},
                  trains={1: ["Level 3 Engine"], 2: ["Level 3 Engine", "Hopper-2 Car"]},
@@ -417,10 +417,10 @@ def test_face_down_load_as_any_type():
     assert sorted(options(g)) == sorted([lab(g, "Bank"), lab(g, "Level 2 Engine")])
     pick(g, lab(g, "Bank"))
     [good] = cargo_of(g, 2, "Tanker Car")
-    assert good.name == "Boxcar" and good.face_down
+    assert good.name == "Boxcar" and g.table.is_face_down(good)
     assert counter(g, "loaded_as")[good] == "oil"
-    assert can_see(good, 1) and not can_see(good, 2)        # the loader knows it
-    assert names(zone(g, "discard")) == ["Bank"]
+    assert g.table.can_see(good, 1) and not g.table.can_see(good, 2)  # the loader knows it
+    assert names(g, zone(g, "discard")) == ["Bank"]
     # The Tanker Car's benefit (draw 3) applies.
     assert hand(g, 1) == ["Level 2 Engine"] + CABOOSES[:3]
 
@@ -437,7 +437,7 @@ def test_wild_card_loads_as_the_cars_type():
     g = new_game(hands={1: ["Bank"]}, trains={1: ASK[1], 2: ["Level 3 Engine", "Boxcar"]})
     pick(g, LOAD)
     [good] = cargo_of(g, 2, "Boxcar")
-    assert good.name == "Bank" and not good.face_down and counter(g, "loaded_as")[good] == "box"
+    assert good.name == "Bank" and not g.table.is_face_down(good) and counter(g, "loaded_as")[good] == "box"
 
 
 # ---------------------------------------------------------------- cabooses
@@ -491,7 +491,7 @@ def test_caboose_3_stores_any_type_for_its_owner_only():
     pick(g, "box, face down (discard 1 more card)")
     pick(g, lab(g, "Boxcar"))
     [good] = cargo_of(g, 1, "Caboose 3")
-    assert good.face_down and counter(g, "loaded_as")[good] == "box"
+    assert g.table.is_face_down(good) and counter(g, "loaded_as")[good] == "box"
     assert hand(g, 1) == ["Bank"]              # no benefit on one's own train
     assert fn(g, "have", Player(1), "box") == 1
     # Full (capacity 1): no more loads; the Bank has nowhere to go, so Load is not offered.
@@ -512,7 +512,7 @@ def test_caboose_4_two_buildings():
     pick(g, lab(g, "Bank"))                        # added (limit 2): nothing replaced
     assert prompt(g) == f"Pay for {lab(g, 'Bank')}: 6 card(s) still to pay"
     pay_all(g)
-    assert names(zone(g, "buildings", Player(1))) == ["Grand Central", "Bank"]
+    assert names(g, zone(g, "buildings", Player(1))) == ["Grand Central", "Bank"]
     # Without Caboose 4 a second building must replace the first (full price 6).
     g = new_game(hands={1: ["Bank", *["Boxcar"] * 4, "Tanker Car", "Tanker Car"]},
                  buildings={1: ["Grand Central"]})
@@ -520,8 +520,8 @@ def test_caboose_4_two_buildings():
     pick(g, lab(g, "Bank"))                        # replaces Grand Central: nothing else to choose
     assert prompt(g) == f"Pay for {lab(g, 'Bank')}: 6 card(s) still to pay"
     pay_all(g)
-    assert names(zone(g, "buildings", Player(1))) == ["Bank"]
-    assert "Grand Central" in names(zone(g, "discard"))
+    assert names(g, zone(g, "buildings", Player(1))) == ["Bank"]
+    assert "Grand Central" in names(g, zone(g, "discard"))
 
 
 def test_caboose_4_leaving_forces_a_building_out():
@@ -530,15 +530,15 @@ def test_caboose_4_leaving_forces_a_building_out():
     assert train(g, 1) == ["Level 1 Engine"]       # the only car, removed without asking
     assert prompt(g) == "Too many buildings without Caboose 4: discard which building?"
     pick(g, lab(g, "Bank"))
-    assert names(zone(g, "buildings", Player(1))) == ["Grand Central"]
+    assert names(g, zone(g, "buildings", Player(1))) == ["Grand Central"]
 
 
 def test_caboose_5_makes_train_cards_cheaper():
     g = new_game(hands={1: ["Hopper Car", "Level 2 Engine", "Bank", "Boxcar"]},
                  trains={1: ["Level 1 Engine", "Caboose 5"], 2: ASK[2]})
     p1 = Player(1)
-    kept = list(zone(g, "train", p1).cards)
-    cost = {n: fn(g, "build_cost", p1, next(c for c in zone(g, "hand", p1).cards if c.name == n), kept)
+    kept = list(cards(g, zone(g, "train", p1)))
+    cost = {n: fn(g, "build_cost", p1, next(c for c in cards(g, zone(g, "hand", p1)) if c.name == n), kept)
             for n in ["Hopper Car", "Level 2 Engine", "Bank", "Boxcar"]}
     # 1-1 = 0, 3-1 = 2, building 6 unchanged, 3-1 = 2.
     assert cost == {"Hopper Car": 0, "Level 2 Engine": 2, "Bank": 6, "Boxcar": 2}
@@ -556,7 +556,7 @@ def test_caboose_5_makes_train_cards_cheaper():
     pick(g, lab(g, "Boxcar"))
     assert train(g, 1) == ["Level 2 Engine", "Caboose 5", "Hopper Car"]
     assert hand(g, 1) == ["Bank"]
-    assert sorted(names(zone(g, "discard"))) == ["Boxcar", "Level 1 Engine"]
+    assert sorted(names(g, zone(g, "discard"))) == ["Boxcar", "Level 1 Engine"]
 
 
 def test_caboose_6_adds_power():
@@ -601,7 +601,7 @@ def test_build_a_car_paying_card_by_card():
     pick(g, lab(g, "Hopper Car"))
     assert train(g, 1) == ["Level 1 Engine", "Boxcar"]
     assert hand(g, 1) == ["Tanker Car"]
-    assert names(zone(g, "discard")) == ["Bank", "Caboose 1", "Hopper Car"]
+    assert names(g, zone(g, "discard")) == ["Bank", "Caboose 1", "Hopper Car"]
 
 
 def test_overweight_build_is_not_offered():
@@ -621,7 +621,7 @@ def test_overweight_build_is_not_offered():
     pick(g, lab(g, "Tanker 201"))
     pick(g, lab(g, "Bank"))                         # pay 1
     assert train(g, 1) == ["Level 1 Engine", "Hopper-2 Car", "Hopper Car"]
-    assert names(zone(g, "discard")) == ["Bank", "Tanker 201"]
+    assert names(g, zone(g, "discard")) == ["Bank", "Tanker 201"]
 
 
 def test_discarding_a_car_before_building_takes_its_cargo():
@@ -634,7 +634,7 @@ def test_discarding_a_car_before_building_takes_its_cargo():
     g.apply(1)                                      # the second Boxcar, the loaded one
     pay_all(g)                                      # 2 cards
     assert train(g, 1) == ["Level 1 Engine", "Boxcar", "Tanker Car"]
-    assert sorted(names(zone(g, "discard"))) == ["Bank", "Boxcar", "Caboose 1", "Rail Yard"]
+    assert sorted(names(g, zone(g, "discard"))) == ["Bank", "Boxcar", "Caboose 1", "Rail Yard"]
 
 
 def test_second_engine_is_not_offered_and_engines_upgrade():
@@ -651,7 +651,7 @@ def test_second_engine_is_not_offered_and_engines_upgrade():
     assert prompt(g) == f"Pay for {lab(g, 'Level 3 Engine')}: 3 card(s) still to pay"
     pay_all(g)
     assert train(g, 1) == ["Level 3 Engine", "Tanker Car"]
-    assert "Level 2 Engine" in names(zone(g, "discard"))
+    assert "Level 2 Engine" in names(g, zone(g, "discard"))
     assert fn(g, "power", Player(1)) == 8
 
 
@@ -669,7 +669,7 @@ def test_upgrade_a_car_pays_the_difference_and_keeps_cargo():
     pay_all(g)
     assert train(g, 1) == ["Level 1 Engine", "Hopper-2 Car", "Tanker Car"]
     assert [c.name for c in cargo_of(g, 1, "Hopper-2 Car")] == ["Tanker Car"]
-    assert sorted(names(zone(g, "discard"))) == ["Hopper Car"] + ["Level 2 Engine"] * 3
+    assert sorted(names(g, zone(g, "discard"))) == ["Hopper Car"] + ["Level 2 Engine"] * 3
     assert hand(g, 1) == ["Level 2 Engine"]
 
 
@@ -689,8 +689,8 @@ def test_building_replaced_at_full_cost():
     # The only building is replaced (asked nothing); full cost 6.
     assert prompt(g) == f"Pay for {lab(g, 'Grand Central')}: 6 card(s) still to pay"
     pay_all(g)
-    assert names(zone(g, "buildings", Player(1))) == ["Grand Central"]
-    assert "Rail Yard" in names(zone(g, "discard"))
+    assert names(g, zone(g, "buildings", Player(1))) == ["Grand Central"]
+    assert "Rail Yard" in names(g, zone(g, "discard"))
 
 
 def test_remove_cars_discards_their_cargo():
@@ -702,7 +702,7 @@ def test_remove_cars_discards_their_cargo():
     assert options(g) == [lab(g, "Tanker Car"), STOP_REMOVING]
     pick(g, STOP_REMOVING)
     assert train(g, 1) == ["Level 1 Engine", "Tanker Car"]
-    assert sorted(names(zone(g, "discard"))) == ["Hopper Car", "Tanker Car"]
+    assert sorted(names(g, zone(g, "discard"))) == ["Hopper Car", "Tanker Car"]
 
 
 # ---------------------------------------------------------------- delivering
@@ -726,9 +726,9 @@ def test_deliver_claims_a_contract_and_turns_in_goods():
     assert options(g) == [lab(g, "Tanker 201"), lab(g, "Hopper Car"), STOP_DELIVERING]
     pick(g, lab(g, "Hopper Car"))
     pick(g, STOP_DELIVERING)
-    assert names(zone(g, "contracts", Player(1))) == ["Cork"]
-    assert "Cork" not in names(zone(g, "island"))
-    assert sorted(names(zone(g, "discard"))) == ["Supertanker", "Tanker 201", "Tanker Car"]
+    assert names(g, zone(g, "contracts", Player(1))) == ["Cork"]
+    assert "Cork" not in names(g, zone(g, "island"))
+    assert sorted(names(g, zone(g, "discard"))) == ["Supertanker", "Tanker 201", "Tanker Car"]
     assert [c.name for c in cargo_of(g, 1, "Tanker 201")] == ["Tanker 201"]
     # 2 cards for the coal, + 1 for Caboose 1.
     assert hand(g, 1) == CABOOSES[1:4]
@@ -765,7 +765,7 @@ def test_delivering_goods_from_a_chosen_car():
     pick(g, lab(g, "Tanker 201"))
     # The second oil can only come from the Tanker Car now: not asked. No cargo left: done.
     assert fn(g, "goods_on_train", Player(1)) == 0
-    assert names(zone(g, "contracts", Player(1))) == ["Dublin"]
+    assert names(g, zone(g, "contracts", Player(1))) == ["Dublin"]
 
 
 # ---------------------------------------------------------------- scoring
@@ -825,9 +825,9 @@ def test_reshuffle_when_the_draw_pile_empties():
     pick(g, TAKE)
     # The last card is drawn, and at once the discard pile becomes the new draw pile.
     assert hand(g, 1) == ["Caboose 2"]
-    assert len(zone(g, "deck")) == 3 and len(zone(g, "discard")) == 0
+    assert len(cards(g, zone(g, "deck"))) == 3 and len(cards(g, zone(g, "discard"))) == 0
     pick(g, TAKE)
-    assert len(zone(g, "hand", Player(1))) == 2 and len(zone(g, "deck")) == 2
+    assert len(cards(g, zone(g, "hand", Player(1)))) == 2 and len(cards(g, zone(g, "deck"))) == 2
 
 
 def test_a_draw_crossing_the_reshuffle():
@@ -835,8 +835,8 @@ def test_a_draw_crossing_the_reshuffle():
     g = new_game(hands={1: ["Supertanker"]}, trains={2: ["Level 1 Engine", "Boxcar"]},
                  deck=["Caboose 1", "Caboose 2"], deck_only=True, discard=["Bank", "Rail Yard", "Grand Central"])
     pick(g, LOAD)
-    assert len(zone(g, "hand", Player(1))) == 4 and counter(g, "phantoms", 1) == 0
-    assert len(zone(g, "deck")) == 1
+    assert len(cards(g, zone(g, "hand", Player(1)))) == 4 and counter(g, "phantoms", 1) == 0
+    assert len(cards(g, zone(g, "deck"))) == 1
 
 
 def test_phantom_cards():
@@ -856,7 +856,7 @@ def test_phantom_cards():
     pick(g, PHANTOM)
     pick(g, PHANTOM)                   # the Bank pays the last one without asking
     assert train(g, 1) == ["Level 1 Engine", "Caboose 4", "Boxcar"] and hand(g, 1) == []
-    assert counter(g, "phantoms", 1) == 0 and names(zone(g, "discard")) == ["Bank"]
+    assert counter(g, "phantoms", 1) == 0 and names(g, zone(g, "discard")) == ["Bank"]
 
 
 def test_phantom_pays_a_face_down_load_and_vanishes():
@@ -864,7 +864,7 @@ def test_phantom_pays_a_face_down_load_and_vanishes():
                  deck=[], deck_only=True, phantoms={1: 1})
     pick(g, LOAD)                       # coal card onto the oil car: face down, with the phantom
     [good] = cargo_of(g, 1, "Tanker Car")
-    assert good.face_down and counter(g, "phantoms", 1) == 0
+    assert g.table.is_face_down(good) and counter(g, "phantoms", 1) == 0
     assert counter(g, "loaded_as")[good] == "oil"
     g = new_game(hands={1: ["Boxcar"]}, trains={1: ASK[1], 2: ASK[2]}, deck=[], deck_only=True)
     pick(g, TAKE)
@@ -902,7 +902,7 @@ def test_no_end_when_the_hand_limit_discard_refills_the_discard_pile():
     # pile is not empty at the end of the turn, so the deck is not exhausted.
     g = new_game(hands={1: ["Level 2 Engine"] * 4 + ["Bank"]}, trains=ASK, deck=["Hopper Car"], deck_only=True)
     play_takes(g, 1)
-    assert len(zone(g, "discard")) == 1
+    assert len(cards(g, zone(g, "discard"))) == 1
     assert counter(g, "end_reason") == "" and whose(g) == 2
 
 

@@ -28,7 +28,7 @@ from engine.simulate import game_seed, play
 from engine.table import Player
 from engine.view import label, render, view
 
-from conftest import ROOT, options, pick, ruleset, zone
+from conftest import ROOT, cards, labels, options, pick, ruleset, zone
 
 RS = ruleset("railways")
 
@@ -53,19 +53,19 @@ def set_counter(game, name, key, value):
 
 
 def cubes(game, pid):
-    return sorted(c.props["colour"] for c in zone(game, "goods", place(game, pid)))
+    return sorted(c.props["colour"] for c in cards(game, zone(game, "goods", place(game, pid))))
 
 
 def put_cube(game, pid, colour):
     bag = zone(game, "bag")
-    cube = next(c for c in bag.cards if c.props["colour"] == colour)
+    cube = next(c for c in cards(game, bag) if c.props["colour"] == colour)
     game.table.move(cube, zone(game, "goods", place(game, pid)))
     return cube
 
 
 def make_link(game, owner, ids):
     """A completed link of `owner` along ids = [city, hex..., city]."""
-    link = zone(game, "link_supply").cards[0]
+    link = cards(game, zone(game, "link_supply"))[0]
     game.table.move(link, zone(game, "network"))
     c = game.table.counters
     hexes = [place(game, i) for i in ids[1:-1]]
@@ -88,7 +88,7 @@ def position(money=None, bonds=None, points=None, engine=None, goods=None, links
     def arrange(game: Game) -> None:
         bag = zone(game, "bag")
         for p in game.rules.boards["map"]:
-            for cube in list(zone(game, "goods", p).cards):
+            for cube in list(cards(game, zone(game, "goods", p))):
                 game.table.move(cube, bag)
         for pid, colours in (goods or {}).items():
             for colour in colours:
@@ -163,7 +163,8 @@ def bonds(game, seat):
 
 def network(game):
     c = game.table.counters
-    return sorted((int(c["link_owner"][l]), c["link_a"][l].id, c["link_b"][l].id) for l in zone(game, "network"))
+    return sorted((int(c["link_owner"][l]), c["link_a"][l].id, c["link_b"][l].id)
+                  for l in cards(game, zone(game, "network")))
 
 
 # ---------------------------------------------------------------- setup
@@ -175,21 +176,21 @@ def test_city_setup_counts(players):
     small = players <= 3
     for city in game.rules.boards["map"]:
         if city.props["terrain"] != "city":
-            assert len(zone(game, "goods", city)) == 0
+            assert len(cards(game, zone(game, "goods", city))) == 0
             continue
         printed = city.props["cubes"]
         expected = max(1, printed - 1) if small else printed
-        assert len(zone(game, "goods", city)) == expected, city.id
+        assert len(cards(game, zone(game, "goods", city))) == expected, city.id
     total = sum(max(1, c.props["cubes"] - 1) if small else c.props["cubes"]
                 for c in game.rules.boards["map"] if c.props["terrain"] == "city")
-    assert len(zone(game, "bag")) == 60 - total
+    assert len(cards(game, zone(game, "bag"))) == 60 - total
     # Markers scaled to the map; everyone starts with $0 and a level-1 engine; P? opens the auction.
     assert counter(game, "markers") == {2: 3, 3: 4, 4: 4, 5: 5, 6: 5}[players]
     assert all(money(game, p) == 0 and counter(game, "engine", Player(p)) == 1 for p in range(1, players + 1))
     assert prompt(game).startswith("Auction for first player")
     assert game.pending.player == counter(game, "first_player")
     # Hotels of seats not in the game stay in the box.
-    assert len(zone(game, "box")) == 4 * (6 - players)
+    assert len(cards(game, zone(game, "box"))) == 4 * (6 - players)
 
 
 # ---------------------------------------------------------------- auction
@@ -349,8 +350,8 @@ def test_unfinished_track_can_be_continued_and_is_removed_at_the_end_of_the_turn
     asked(game, 1, "Auction")                            # turn 2: P1, first player of turn 1, opens
     assert counter(game, "track_owner", h17) == 0
     assert counter(game, "track_owner", place(game, "23")) == 0
-    assert len(zone(game, "unfinished")) == 0
-    assert len(zone(game, "link_supply")) == 30
+    assert len(cards(game, zone(game, "unfinished"))) == 0
+    assert len(cards(game, zone(game, "link_supply"))) == 30
 
 
 def test_blocked_hexes_and_the_build_limit_hook(tmp_path):
@@ -435,7 +436,7 @@ def test_hotel_and_speed_record():
     def extra(game):
         record = next(c for c in game.table.cards if c.label == "Speed Record")
         game.table.move(record, zone(game, "ops_market"))
-        hotel = zone(game, "hotel_supply", Player(2)).cards[0]
+        hotel = cards(game, zone(game, "hotel_supply", Player(2)))[0]
         game.table.move(hotel, zone(game, "hotel_at", "Violetta"))
     game = new_game(2, goods={"AS": ["purple"]}, engine={1: 4}, extra=extra,
                     links=[(2, ["AS", "6", "KI"]), (2, ["KI", "17", "LA"]),
@@ -446,13 +447,13 @@ def test_hotel_and_speed_record():
     # P2: 4 links + 1 for the hotel; P1: the speed record, 2 points (4 links, engine 4).
     assert points(game, 2) == 5
     assert points(game, 1) == 2
-    assert [c.label for c in zone(game, "ops_claimed", Player(1))] == ["Speed Record"]
+    assert labels(game, zone(game, "ops_claimed", Player(1))) == ["Speed Record"]
 
 
 def test_taking_a_hotel_concession_places_a_hotel():
     def extra(game):
         market = zone(game, "ops_market")
-        for c in list(market.cards):
+        for c in list(cards(game, market)):
             game.table.move(c, zone(game, "ops_deck"))
         concession = next(c for c in game.table.cards if c.label == "Hotel Concession")
         game.table.move(concession, market)
@@ -462,9 +463,9 @@ def test_taking_a_hotel_concession_places_a_hotel():
     asked(game, 1, "Place your hotel")
     pick(game, "Marlow")
     assert money(game, 1) == 1000                        # $2,000
-    assert [c.label for c in zone(game, "hotel_at", "Marlow")] == ["P1 hotel"]
+    assert labels(game, zone(game, "hotel_at", "Marlow")) == ["P1 hotel"]
     assert counter(game, "hotels", Player(1)) == "MA (3 left)"
-    assert len(zone(game, "ops_market")) == 3            # refilled from the deck
+    assert len(cards(game, zone(game, "ops_market"))) == 3  # refilled from the deck
 
 
 # ---------------------------------------------------------------- urbanize
@@ -484,8 +485,8 @@ def test_urbanize_places_a_tile_and_two_cubes_even_on_a_city_with_a_marker():
     assert options(game) == ["yellow New City", "black New City", "blue New City", "purple New City"]
     pick(game, "purple New City")
     assert money(game, 1) == 2000                        # $10,000
-    assert len(zone(game, "goods", place(game, "DU"))) == 2
-    assert [c.label for c in zone(game, "tile", "Dunmore")] == ["purple New City"]
+    assert len(cards(game, zone(game, "goods", place(game, "DU")))) == 2
+    assert labels(game, zone(game, "tile", "Dunmore")) == ["purple New City"]
     assert game.call_function("city_colour", [place(game, "DU")]) == "purple"
     assert counter(game, "empty_marker", place(game, "DU")) == 1   # the marker stays
     # Dunmore now takes purple cubes: P2 can deliver the purple cube from Ironvale.
@@ -670,7 +671,7 @@ def test_free_trade_and_delivery_range_hooks(tmp_path):
     assert money(game, 1) == 6000                        # 4 links x $1,000
     assert points(game, 1) == 2 and points(game, 2) == 2
     # 4 links with a level-3 engine: no speed record (the +1 does not count).
-    assert len(zone(game, "ops_claimed", Player(1))) == 0
+    assert len(cards(game, zone(game, "ops_claimed", Player(1)))) == 0
 
 
 def test_more_event_hooks(tmp_path):

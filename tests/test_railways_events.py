@@ -15,7 +15,7 @@ from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.table import Player
 
-from conftest import ROOT, options, pick, put, zone
+from conftest import ROOT, cards, labels, options, pick, put, zone
 from test_railways import (RS, act, asked, bonds, counter, cubes, everybody_passes_auction, money,
                            network, new_game, opts, pass_actions_until, place, points,
                            set_counter)
@@ -36,11 +36,11 @@ FUTURE = {"Earthquake", "Flood", "Landslide", "Market Contraction", "Market Expa
 # ---------------------------------------------------------------- helpers
 
 def event_cards(game):
-    return [c for s in SLOTS for c in zone(game, s).cards]
+    return [c for s in SLOTS for c in cards(game, zone(game, s))]
 
 
 def slot(game, name):
-    return [c.label for c in zone(game, name).cards]
+    return labels(game, zone(game, name))
 
 
 def events(current=None, future=None, deck=(), then=None):
@@ -77,7 +77,7 @@ def hexes(game, *ids):
 
 def network_link(game, ids):
     c = game.table.counters
-    return next(l for l in zone(game, "network").cards
+    return next(l for l in cards(game, zone(game, "network"))
                 if c["link_a"][l].id == ids[0] and c["link_b"][l].id == ids[-1])
 
 
@@ -132,7 +132,7 @@ def test_future_event_drawn_at_the_start_is_discarded_and_replaced():
         put(game, "Flood", zone(game, "event_deck"))
         put(game, "Misfortune", zone(game, "event_deck"))
         put(game, "Convention Season", zone(game, "event_deck"))
-        list(game.call_procedure("draw_future", [True]))
+        game.run_procedure("draw_future", [True])
     game = new_game(2, extra=extra)
     assert slot(game, "future_event") == ["Misfortune"]
     assert "Flood" in slot(game, "event_discard")
@@ -272,7 +272,7 @@ def test_bond_surplus_and_its_end():
 def test_convention_season():
     def hotels(game):
         for city in ("KI", "GO"):
-            h = zone(game, "hotel_supply", P(1)).cards[0]
+            h = cards(game, zone(game, "hotel_supply", P(1)))[0]
             game.table.move(h, zone(game, "hotel_at", place(game, city).props["name"]))
     game = ev_game(2, current="Convention Season", then=hotels)
     finish_turn(game)
@@ -451,8 +451,8 @@ def test_increased_production():
     pick(game, "Goldfield")
     asked(game, 2, "Increased Production")
     pick(game, "no cube")
-    assert len(zone(game, "goods", place(game, "GO"))) == 2
-    assert len(zone(game, "goods", place(game, "KI"))) == 1
+    assert len(cards(game, zone(game, "goods", place(game, "GO")))) == 2
+    assert len(cards(game, zone(game, "goods", place(game, "KI")))) == 1
 
 
 def test_land_rush_and_its_end():
@@ -685,7 +685,7 @@ def test_my_event_boom_town_future():
                     extra=events(future="Boom Town"))
     asked(game, 1, "Boom Town")
     pick(game, "Kingsport")
-    assert len(zone(game, "goods", place(game, "KI"))) == 3
+    assert len(cards(game, zone(game, "goods", place(game, "KI")))) == 3
 
 
 def test_my_events_validate_and_simulate():

@@ -18,6 +18,8 @@ from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.view import label, log_line
 
+from conftest import cards
+
 # No shuffle: the deal is known. P1 gets Zero, Three, One, Six; P2 gets Four, Two, Five, Seven.
 # Playing Zero divides by zero, One starts an endless loop, Two takes first() of the empty deck;
 # the other cards are harmless, so a game can end cleanly.
@@ -111,7 +113,7 @@ def snapshot(game: Game) -> dict:
         "pending": None if pending is None else (
             int(pending.player), [label(o, None) for o in pending.options],
             [label(p, None) for p in pending.prompt]),
-        "zones": {z.label: [c.id for c in z.cards] for z in game.table.all_zones()},
+        "zones": {z.label: [c.id for c in cards(game, z)] for z in game.table.all_zones()},
         "counters": repr(sorted((k, repr(v)) for k, v in game.table.counters.items())),
         "log": [log_line(e, None) for e in game.log],
         "rng": game.rng.getstate(),
@@ -245,7 +247,7 @@ def test_failing_move_restores_game_exactly(game, before_moves, bad):
     # The restored pending decision offers the cards of the restored table.
     player = game.pending.player
     hand = game.table.zones["hand"][player]
-    assert all(option.zone is hand for option in game.pending.options)
+    assert all(game.table.zone_of(option) is hand for option in game.pending.options)
     # The game goes on, and ends as a fresh game with the same decisions would.
     good = {1: ["Three", "Six"], 2: ["Four", "Five", "Seven"]}
     while not game.over:

@@ -16,10 +16,10 @@ import pytest
 from engine.agents import make_agents
 from engine.game import Game
 from engine.simulate import game_seed
-from engine.table import Player, can_see
+from engine.table import Player
 from engine.view import label, view
 
-from conftest import card, labels, options, pick, put, ruleset, zone
+from conftest import card, cards, labels, options, pick, put, ruleset, zone
 
 RS = ruleset("trainsilvania")
 COLOURS = ["red", "yellow", "green", "blue"]
@@ -61,18 +61,18 @@ def position(at=None, train=(), stations=None, hands=None, front_order=None, pil
         for st, texts in (stations or {}).items():
             for text in texts:
                 c = put(game, text, zone(game, "at_station", st))
-                c.known.add(owner(c))
+                game.table.reveal(c, owner(c))
         for p, texts in (front_order or {}).items():
             for i, text in enumerate(texts):
                 put(game, text, zone(game, "in_front", p), i)
         for p, names in (hands or {}).items():
             colour = COLOURS[p - 1]
-            for c in zone(game, "hand", p):
+            for c in list(cards(game, zone(game, "hand", p))):
                 game.table.move(c, zone(game, "ticket_pile", p))
             for name in names:
                 put(game, f"{colour} {name} ticket", zone(game, "hand", p))
         for p, n in (pile_size or {}).items():
-            for c in zone(game, "ticket_pile", p).cards[n:]:
+            for c in cards(game, zone(game, "ticket_pile", p))[n:]:
                 game.table.move(c, zone(game, "played", p))
     return arrange
 
@@ -89,11 +89,12 @@ def play_ticket(game: Game, p: int, name: str) -> None:
 
 
 def prompt(game: Game, viewer=None) -> str:
-    return "".join(x if isinstance(x, str) else label(x, viewer) for x in game.pending.prompt)
+    return "".join(x if isinstance(x, str) else label(x, viewer, table=game.table)
+                   for x in game.pending.prompt)
 
 
 def train(game: Game) -> list[str]:
-    return labels(zone(game, "night_express"))
+    return labels(game, zone(game, "night_express"))
 
 
 def at(game: Game) -> str:
@@ -101,12 +102,12 @@ def at(game: Game) -> str:
 
 
 def station(game: Game, st: str) -> list[str]:
-    return sorted(labels(zone(game, "at_station", st)))
+    return sorted(labels(game, zone(game, "at_station", st)))
 
 
 def monsters_at_home(game: Game, p: int) -> int:
     """The rulebook's count, written out here: p's seats standing at their monster's home."""
-    return sum(1 for st in STATIONS for c in zone(game, "at_station", st)
+    return sum(1 for st in STATIONS for c in cards(game, zone(game, "at_station", st))
                if owner(c) == p and c.props["monster"] == HOME[st])
 
 
@@ -116,7 +117,8 @@ def turn_passed_to(game: Game, p: int) -> bool:
 
 def snapshot(game: Game) -> dict:
     """Where every seat is, and the train's station."""
-    return {"at": at(game), **{c.label: (c.zone.label, c.zone.cards.index(c))
+    where = game.table.zone_of
+    return {"at": at(game), **{c.label: (where(c).label, cards(game, where(c)).index(c))
                                for c in game.table.cards if c.kind == "seat"}}
 
 
@@ -139,15 +141,15 @@ def test_setup(n):
         assert station(g, st) == []
     for p in g.players:
         colour = COLOURS[p - 1]
-        assert sorted(labels(zone(g, "in_front", p))) == sorted(f"{colour} {m}" for m in MONSTERS)
-        hand, pile = zone(g, "hand", p), zone(g, "ticket_pile", p)
-        assert len(hand) == 3 and len(pile) == 6 and len(zone(g, "played", p)) == 0
+        assert sorted(labels(g, zone(g, "in_front", p))) == sorted(f"{colour} {m}" for m in MONSTERS)
+        hand, pile = cards(g, zone(g, "hand", p)), cards(g, zone(g, "ticket_pile", p))
+        assert len(hand) == 3 and len(pile) == 6 and len(cards(g, zone(g, "played", p))) == 0
         assert sorted(c.name for c in list(hand) + list(pile)) == sorted(TICKETS)
         assert all(c.props["colour"] == colour for c in list(hand) + list(pile))
     # Nobody knows where any monster is.
-    assert all(not c.known for c in g.table.cards if c.kind == "seat")
+    assert all(not g.table.remembered_by(c) for c in g.table.cards if c.kind == "seat")
     # The colours nobody plays stay in the box: 13 cards a colour.
-    assert len(zone(g, "box")) == 13 * (4 - n)
+    assert len(cards(g, zone(g, "box"))) == 13 * (4 - n)
     assert turn_passed_to(g, 1)
 
 
@@ -156,7 +158,7 @@ def test_setup_hides_every_seat_even_from_its_owner():
     for p in g.players:
         for q in g.players:
             assert zone_view(g, p, f"seats in front of {q}") == [f"hidden {COLOURS[q - 1]}"] * 4
-        assert all(not can_see(c, p) for c in g.table.cards if c.kind == "seat")
+        assert all(not g.table.can_see(c, p) for c in g.table.cards if c.kind == "seat")
 
 
 def test_seats_in_front_are_mixed():
@@ -176,8 +178,8 @@ def test_advance_1_wraps_from_the_last_station_to_the_first():
     play_ticket(g, 1, "Advance 1")
     assert at(g) == BAT
     assert train(g) == ["yellow Dracula"]  # seats ride along
-    assert [c.name for c in zone(g, "played", 1)] == ["Advance 1"]
-    assert len(zone(g, "hand", 1)) == 3 and len(zone(g, "ticket_pile", 1)) == 5  # drew one
+    assert [c.name for c in cards(g, zone(g, "played", 1))] == ["Advance 1"]
+    assert len(cards(g, zone(g, "hand", 1))) == 3 and len(cards(g, zone(g, "ticket_pile", 1))) == 5  # drew one
     assert turn_passed_to(g, 2)
 
 
@@ -207,8 +209,8 @@ def test_enter_from_in_front_boards_at_the_front_and_others_move_back():
     play_ticket(g, 1, "Enter")
     # Only seats in front: they are all unknown, so one of them simply boards (no question).
     assert train(g) == ["red Frank N. Stein", "yellow Wolfgang", "green Sand-Ra"]
-    assert len(zone(g, "in_front", 1)) == 3
-    assert not card(g, "red Frank N. Stein").known  # still unknown, even to its owner
+    assert len(cards(g, zone(g, "in_front", 1))) == 3
+    assert not g.table.remembered_by(card(g, "red Frank N. Stein"))  # still unknown, even to its owner
     assert turn_passed_to(g, 2)
 
 
@@ -247,7 +249,7 @@ def test_push_out_leaves_at_the_current_station_and_only_its_owner_learns_it():
     assert train(g) == ["red Wolfgang", "yellow Dracula", "green Wolfgang"]
     assert station(g, CASTLE) == ["blue Sand-Ra"]
     pushed = card(g, "blue Sand-Ra")
-    assert pushed.known == {4}
+    assert g.table.remembered_by(pushed) == [4]
     assert zone_view(g, 4, "seats at Pumpkin Seed Castle") == ["blue Sand-Ra"]
     for p in (1, 2, 3):
         assert zone_view(g, p, "seats at Pumpkin Seed Castle") == ["hidden blue"]
@@ -265,7 +267,7 @@ def test_pushing_out_your_own_seat_from_your_station_seat():
     pick(g, "red Dracula")
     assert train(g) == ["red Dracula", "yellow Dracula", "green Wolfgang"]
     assert station(g, HUT) == ["red Sand-Ra"]
-    assert card(g, "red Sand-Ra").known == {1}
+    assert g.table.remembered_by(card(g, "red Sand-Ra")) == [1]
 
 
 # ---------------------------------------------------------------- exiting, moving to the front
@@ -277,7 +279,7 @@ def test_exit_places_the_seat_at_the_station_and_the_seats_behind_move_forward()
     # P1 has one seat on the train: no question.
     assert train(g) == ["yellow Dracula", "green Sand-Ra"]
     assert station(g, CASTLE) == ["red Wolfgang"]
-    assert card(g, "red Wolfgang").known == {1}  # the owner may look under it at the station
+    assert g.table.remembered_by(card(g, "red Wolfgang")) == [1]  # the owner may look under it at the station
     assert zone_view(g, 1, "seats at Pumpkin Seed Castle") == ["red Wolfgang"]
     assert zone_view(g, 2, "seats at Pumpkin Seed Castle") == ["hidden red"]
     assert turn_passed_to(g, 2)
@@ -452,11 +454,12 @@ def test_ticket_whose_actions_are_all_impossible_changes_nothing():
                  stations={BAT: ["red Dracula", "red Wolfgang"], CASTLE: ["red Sand-Ra", "red Frank N. Stein"]},
                  hands={1: ["Exit", "Enter/Exit", "Move to front"]})
     before = snapshot(g)
-    pile = len(zone(g, "ticket_pile", 1))
+    pile = len(cards(g, zone(g, "ticket_pile", 1)))
     play_ticket(g, 1, "Exit")  # no red seat on the train
     assert snapshot(g) == before
-    assert [c.name for c in zone(g, "played", 1)] == ["Exit"]  # played nonetheless
-    assert len(zone(g, "hand", 1)) == 3 and len(zone(g, "ticket_pile", 1)) == pile - 1  # and one drawn
+    assert [c.name for c in cards(g, zone(g, "played", 1))] == ["Exit"]  # played nonetheless
+    assert len(cards(g, zone(g, "hand", 1))) == 3
+    assert len(cards(g, zone(g, "ticket_pile", 1))) == pile - 1  # and one drawn
     assert any("no action can be done" in line for line in view(g, 2).log())
     assert turn_passed_to(g, 2)
 
@@ -477,21 +480,22 @@ def test_other_impossible_tickets_change_nothing(ticket):
 
 def test_draw_one_after_playing():
     g = new_game(hands={1: ["Advance 1", "Enter", "Exit"]}, pile_size={1: 1})
-    last = zone(g, "ticket_pile", 1)[0]
+    last = cards(g, zone(g, "ticket_pile", 1))[0]
     play_ticket(g, 1, "Advance 1")
-    assert last in zone(g, "hand", 1)
-    assert len(zone(g, "hand", 1)) == 3 and len(zone(g, "ticket_pile", 1)) == 0
-    assert len(zone(g, "played", 1)) == 6  # the 5 laid out by the arrangement + this one
+    assert g.table.zone_of(last) is zone(g, "hand", 1)
+    assert len(cards(g, zone(g, "hand", 1))) == 3 and len(cards(g, zone(g, "ticket_pile", 1))) == 0
+    assert len(cards(g, zone(g, "played", 1))) == 6  # the 5 laid out by the arrangement + this one
 
 
 def test_reshuffle_when_the_third_card_cannot_be_drawn():
     g = new_game(hands={1: ["Advance 1", "Enter", "Exit"]}, pile_size={1: 0})
-    assert len(zone(g, "played", 1)) == 6
+    assert len(cards(g, zone(g, "played", 1))) == 6
     play_ticket(g, 1, "Advance 1")
     # All 9 tickets (the 7 played and the 2 left in hand) were shuffled, and 3 drawn.
-    assert len(zone(g, "played", 1)) == 0
-    assert len(zone(g, "hand", 1)) == 3 and len(zone(g, "ticket_pile", 1)) == 6
-    assert sorted(c.name for c in list(zone(g, "hand", 1)) + list(zone(g, "ticket_pile", 1))) == sorted(TICKETS)
+    assert len(cards(g, zone(g, "played", 1))) == 0
+    assert len(cards(g, zone(g, "hand", 1))) == 3 and len(cards(g, zone(g, "ticket_pile", 1))) == 6
+    tickets = cards(g, zone(g, "hand", 1)) + cards(g, zone(g, "ticket_pile", 1))
+    assert sorted(c.name for c in tickets) == sorted(TICKETS)
     assert any("shuffles all their tickets" in line for line in view(g, 1).log())
     assert turn_passed_to(g, 2)
 
@@ -502,7 +506,7 @@ def test_reshuffle_includes_the_two_cards_in_hand():
     for seed in range(10):
         g = new_game(seed=seed, hands={1: ["Advance 1", "Enter", "Exit"]}, pile_size={1: 0})
         play_ticket(g, 1, "Advance 1")
-        pile = {c.name for c in zone(g, "ticket_pile", 1)}
+        pile = {c.name for c in cards(g, zone(g, "ticket_pile", 1))}
         went_to_pile |= bool(pile & {"Enter", "Exit"})
     assert went_to_pile
 
@@ -521,10 +525,10 @@ def test_win_on_another_players_turn_ends_the_game_at_once():
     assert monsters_at_home(g, 2) == 3
     assert g.scores() == {Player(1): 0, Player(2): 3, Player(3): 0}
     # At once: P1 did not even draw.
-    assert len(zone(g, "hand", 1)) == 2
+    assert len(cards(g, zone(g, "hand", 1))) == 2
     # The winner reveals the three monsters at home.
     for text in ("yellow Dracula", "yellow Wolfgang", "yellow Frank N. Stein"):
-        assert card(g, text).known == {1, 2, 3}
+        assert g.table.remembered_by(card(g, text)) == [1, 2, 3]
     assert any("P2 has 3 monsters at their home stations and wins" in line for line in view(g, 3).log())
 
 
@@ -616,16 +620,16 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n):
         logged = 0
         while True:
             for c in seats:
-                if c.zone.name == "at_station":
+                if game.table.zone_of(c).name == "at_station":
                     been_at_station.add(c.id)
                 if not game.over:
                     # The owner knows exactly their seats that stood at a station (remembered
                     # wherever they went since); nobody else can see any seat.
-                    assert c.known == ({owner(c)} if c.id in been_at_station else set()), c.label
+                    assert game.table.remembered_by(c) == ([owner(c)] if c.id in been_at_station else []), c.label
                     for p in game.players:
-                        assert can_see(c, p) == (p == owner(c) and c.id in been_at_station), (c.label, p)
+                        assert game.table.can_see(c, p) == (p == owner(c) and c.id in been_at_station), (c.label, p)
             for p in game.players:
-                seen[p].update(c.id for c in seats if can_see(c, p))
+                seen[p].update(c.id for c in seats if game.table.can_see(c, p))
                 pv = view(game, p)
                 data = pv.as_dict(log_last=0)
                 new_lines = pv.log(last=len(game.log) - logged) if len(game.log) > logged else []

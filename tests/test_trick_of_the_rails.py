@@ -21,7 +21,7 @@ from engine.view import label
 
 import pytest
 
-from conftest import labels, options, pick, put, ruleset, zone
+from conftest import cards, labels, options, pick, put, ruleset, zone
 
 RS = ruleset("trick_of_the_rails")
 COMPANIES = ["B&O", "C&O", "ERIE", "NYC", "PRR"]
@@ -63,29 +63,29 @@ def position(hands=None, lane=None, railways=None, locos=None, shares=None, lead
     def arrange(game: Game) -> None:
         if hands is not None:
             for p in game.players:
-                for c in zone(game, "hand", p):
+                for c in list(cards(game, zone(game, "hand", p))):
                     send_home(game, c)
         if railways is not None:
-            for co, cards in railways.items():
-                for c in zone(game, "railway", co):
+            for co, texts in railways.items():
+                for c in list(cards(game, zone(game, "railway", co))):
                     send_home(game, c)
-                for text in cards:
+                for text in texts:
                     put(game, text, zone(game, "railway", co))
         if lane is not None:
-            for c in zone(game, "lane"):
+            for c in list(cards(game, zone(game, "lane"))):
                 send_home(game, c)
             for text in lane:
                 if text == "Reservation":
-                    game.table.move(zone(game, "reservations")[0], zone(game, "lane"))
+                    game.table.move(cards(game, zone(game, "reservations"))[0], zone(game, "lane"))
                 else:
                     put(game, text, zone(game, "lane"))
         for co, text in (locos or {}).items():
             put(game, text, zone(game, "locomotive", co))
-        for p, cards in (shares or {}).items():
-            for text in cards:
+        for p, texts in (shares or {}).items():
+            for text in texts:
                 put(game, text, zone(game, "shares", p))
-        for p, cards in (hands or {}).items():
-            for text in cards:
+        for p, texts in (hands or {}).items():
+            for text in texts:
                 put(game, text, zone(game, "hand", p))
         game.table.counters["leader"] = Player(leader)
     return arrange
@@ -114,7 +114,7 @@ def kind_code(c):
 
 
 def lane_codes(game):
-    return [kind_code(c) for c in zone(game, "lane")]
+    return [kind_code(c) for c in cards(game, zone(game, "lane"))]
 
 
 def slots(codes):
@@ -131,11 +131,11 @@ def independent_scores(game):
     """The rulebook's scoring, written out here (not using the ruleset's functions)."""
     value = {}
     for co in COMPANIES:
-        locos = zone(game, "locomotive", co).cards
+        locos = cards(game, zone(game, "locomotive", co))
         if not locos:
             value[co] = 0
             continue
-        values = [c.props["value"] for c in zone(game, "railway", co)]
+        values = [c.props["value"] for c in cards(game, zone(game, "railway", co))]
         dist, cost = locos[0].props["distance"], locos[0].props["cost"]
         if len(values) <= dist:
             profit = sum(values)
@@ -143,7 +143,7 @@ def independent_scores(game):
             n = int(dist)
             profit = max(sum(values[i:i + n]) for i in range(len(values) - n + 1))
         value[co] = max(0, profit - cost)
-    return {p: sum(value[c.props["company"]] for c in zone(game, "shares", p)) for p in game.players}
+    return {p: sum(value[c.props["company"]] for c in cards(game, zone(game, "shares", p))) for p in game.players}
 
 
 # ---------------------------------------------------------------- setup
@@ -152,13 +152,13 @@ def independent_scores(game):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_setup_hands_and_railways(n, seed):
     g = Game(RS, n, opts(players=n), seed)
-    hands = [zone(g, "hand", p) for p in g.players]
+    hands = [cards(g, zone(g, "hand", p)) for p in g.players]
     # Hand size = number of tricks: 15 / 11 / 9.
     assert [len(h) for h in hands] == [HAND_SIZE[n]] * n
     dealt = {c.label for h in hands for c in h}
     undealt_total = 0
     for co in COMPANIES:
-        rail = zone(g, "railway", co).cards
+        rail = cards(g, zone(g, "railway", co))
         assert rail[0].label == f"{co} Station"
         rest = rail[1:]
         assert all(c.kind == "railway" and c.props["company"] == co for c in rest)
@@ -168,7 +168,7 @@ def test_setup_hands_and_railways(n, seed):
         undealt_total += len(rest)
     # 50 railway cards - n * hand size: 50-45=5, 50-44=6, 50-45=5.
     assert undealt_total == 50 - n * HAND_SIZE[n] == {3: 5, 4: 6, 5: 5}[n]
-    assert all(len(zone(g, "locomotive", co)) == 0 for co in COMPANIES)
+    assert all(len(cards(g, zone(g, "locomotive", co))) == 0 for co in COMPANIES)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -176,11 +176,11 @@ def test_setup_hands_and_railways(n, seed):
 def test_setup_standard_lane_layout(n, seed):
     g = Game(RS, n, opts(players=n), seed)
     assert lane_codes(g) == STANDARD_LANE[n]
-    lane = zone(g, "lane").cards
+    lane = cards(g, zone(g, "lane"))
     # all five Exchange cards, one per company
     assert sorted(c.props["company"] for c in lane if c.kind == "exchange") == COMPANIES
     # the infinity locomotive right after the 6
-    i = labels(zone(g, "lane")).index("Locomotive 6")
+    i = labels(g, zone(g, "lane")).index("Locomotive 6")
     assert lane[i + 1].label == INF
     # the number of tricks the lane serves equals the hand size (6 and infinity are one trick)
     assert len(slots(STANDARD_LANE[n])) == HAND_SIZE[n]
@@ -215,7 +215,7 @@ def test_setup_expert_infinity_follows_the_6(n):
     # 6/infinity is one trick in Expert too: infinity sits right after the 6, wherever the 6 is.
     for seed in range(8):
         g = Game(RS, n, opts(expert=True, players=n), seed)
-        lane = labels(zone(g, "lane"))
+        lane = labels(g, zone(g, "lane"))
         if "Locomotive 6" in lane:
             i = lane.index("Locomotive 6")
             assert i + 1 < len(lane) and lane[i + 1] == INF, f"seed {seed}: lane {lane}"
@@ -255,7 +255,7 @@ def test_highest_of_led_company_wins_and_leads_next():
     play(g, 2, "B&O 9")
     play(g, 3, "ERIE 10")   # higher number, but not the led company
     # B&O led: B&O 9 > B&O 5, ERIE 10 does not count -> P2 wins.
-    assert zone(g, "shares", 2).cards[0].label == "ERIE Exchange"
+    assert cards(g, zone(g, "shares", 2))[0].label == "ERIE Exchange"
     assert g.table.counters["leader"] == 2
     assert g.pending.player == 2
     assert sorted(options(g)) == sorted(["B&O 2", "NYC 10", "ERIE 3"])
@@ -270,7 +270,7 @@ def test_leader_wins_with_led_company_over_higher_offsuit():
     play(g, 3, "C&O 2")
     play(g, 1, "PRR 9")   # P1 has no C&O
     # C&O led: C&O 4 > C&O 2; PRR 9 is off-suit -> P2 (the leader) wins.
-    assert labels(zone(g, "shares", 2)) == ["ERIE Exchange"]
+    assert labels(g, zone(g, "shares", 2)) == ["ERIE Exchange"]
     assert g.table.counters["leader"] == 2
     assert g.pending.player == 2
 
@@ -281,17 +281,17 @@ def test_exchange_trick_fills_leftmost_reservation():
     play(g, 2, "B&O 9")
     play(g, 3, "ERIE 10")
     # Winner P2 takes the Exchange card as a share.
-    assert labels(zone(g, "shares", 2)) == ["ERIE Exchange"]
+    assert labels(g, zone(g, "shares", 2)) == ["ERIE Exchange"]
     # B&O 9 takes the place of the leftmost Reservation (index 10 in LANE_3P, index 9 once the
     # Exchange card has left); that Reservation leaves the game.
     expected = LANE_3P[1:]
     expected[9] = "B&O 9"
-    assert labels(zone(g, "lane")) == expected
-    assert labels(zone(g, "removed")) == ["Reservation"]
+    assert labels(g, zone(g, "lane")) == expected
+    assert labels(g, zone(g, "removed")) == ["Reservation"]
     # The others keep their played cards as shares.
-    assert labels(zone(g, "shares", 1)) == ["B&O 5"]
-    assert labels(zone(g, "shares", 3)) == ["ERIE 10"]
-    assert all(len(zone(g, "played", p)) == 0 for p in g.players)
+    assert labels(g, zone(g, "shares", 1)) == ["B&O 5"]
+    assert labels(g, zone(g, "shares", 3)) == ["ERIE 10"]
+    assert all(len(cards(g, zone(g, "played", p))) == 0 for p in g.players)
 
 
 def test_exchange_trick_without_reservation_removes_winners_card():
@@ -308,14 +308,14 @@ def test_exchange_trick_without_reservation_removes_winners_card():
     play(g, 4, "NYC 10")   # no PRR
     play(g, 5, "PRR 2")
     # PRR led: 7 > 3 > 2 > 1 -> P2 wins and takes the NYC Exchange.
-    assert labels(zone(g, "shares", 2)) == ["NYC Exchange"]
+    assert labels(g, zone(g, "shares", 2)) == ["NYC Exchange"]
     # No Reservation left: PRR 7 leaves the game; the lane only lost its leftmost card.
-    assert labels(zone(g, "removed")) == ["PRR 7"]
-    assert labels(zone(g, "lane")) == lane[1:]
-    assert labels(zone(g, "shares", 1)) == ["PRR 3"]
-    assert labels(zone(g, "shares", 3)) == ["PRR 1"]
-    assert labels(zone(g, "shares", 4)) == ["NYC 10"]
-    assert labels(zone(g, "shares", 5)) == ["PRR 2"]
+    assert labels(g, zone(g, "removed")) == ["PRR 7"]
+    assert labels(g, zone(g, "lane")) == lane[1:]
+    assert labels(g, zone(g, "shares", 1)) == ["PRR 3"]
+    assert labels(g, zone(g, "shares", 3)) == ["PRR 1"]
+    assert labels(g, zone(g, "shares", 4)) == ["NYC 10"]
+    assert labels(g, zone(g, "shares", 5)) == ["PRR 2"]
     assert g.table.counters["leader"] == 2 and g.pending.player == 2
 
 
@@ -328,17 +328,17 @@ def test_railway_card_in_lane_acts_as_exchange():
     play(g, 1, "B&O 5")
     play(g, 2, "B&O 9")
     play(g, 3, "ERIE 10")
-    assert labels(zone(g, "lane")) == ["B&O 9", "Locomotive 3", "Reservation"]
+    assert labels(g, zone(g, "lane")) == ["B&O 9", "Locomotive 3", "Reservation"]
     # Trick 2: P2 leads C&O 6; C&O 8 > C&O 6 > C&O 2 -> P3 wins. The leftmost lane card is the
     # railway card B&O 9: P3 takes it as a share, C&O 8 replaces the remaining Reservation.
     play(g, 2, "C&O 6")
     play(g, 3, "C&O 8")
     play(g, 1, "C&O 2")
-    assert labels(zone(g, "shares", 3)) == ["ERIE 10", "B&O 9"]
-    assert labels(zone(g, "lane")) == ["Locomotive 3", "C&O 8"]
-    assert labels(zone(g, "removed")) == ["Reservation", "Reservation"]
-    assert labels(zone(g, "shares", 1)) == ["B&O 5", "C&O 2"]
-    assert labels(zone(g, "shares", 2)) == ["ERIE Exchange", "C&O 6"]
+    assert labels(g, zone(g, "shares", 3)) == ["ERIE 10", "B&O 9"]
+    assert labels(g, zone(g, "lane")) == ["Locomotive 3", "C&O 8"]
+    assert labels(g, zone(g, "removed")) == ["Reservation", "Reservation"]
+    assert labels(g, zone(g, "shares", 1)) == ["B&O 5", "C&O 2"]
+    assert labels(g, zone(g, "shares", 2)) == ["ERIE Exchange", "C&O 6"]
     assert g.table.counters["leader"] == 3 and g.pending.player == 3
 
 
@@ -368,11 +368,11 @@ def test_city_trick():
         seen.append(g.pending.player)
         pick(g, end)
     assert seen == [2, 2, 2, 3, 1]
-    assert labels(zone(g, "railway", "B&O")) == ["B&O Station", "B&O 3", "New York (40)"]
-    assert labels(zone(g, "railway", "NYC")) == ["NYC 4", "NYC Station", "NYC 8"]
-    assert labels(zone(g, "railway", "C&O")) == ["C&O 5", "C&O Station", "C&O 7"]
-    assert labels(zone(g, "lane")) == ["ERIE Exchange", "Reservation"]
-    assert all(len(zone(g, "shares", p)) == 0 for p in g.players)
+    assert labels(g, zone(g, "railway", "B&O")) == ["B&O Station", "B&O 3", "New York (40)"]
+    assert labels(g, zone(g, "railway", "NYC")) == ["NYC 4", "NYC Station", "NYC 8"]
+    assert labels(g, zone(g, "railway", "C&O")) == ["C&O 5", "C&O Station", "C&O 7"]
+    assert labels(g, zone(g, "lane")) == ["ERIE Exchange", "Reservation"]
+    assert all(len(cards(g, zone(g, "shares", p))) == 0 for p in g.players)
     assert g.table.counters["leader"] == 2 and g.pending.player == 2
 
 
@@ -390,16 +390,16 @@ def test_locomotive_trick():
     assert g.pending.player == 2
     assert sorted(options(g)) == ["B&O", "C&O", "ERIE", "NYC"]
     pick(g, "ERIE")
-    assert labels(zone(g, "locomotive", "ERIE")) == ["Locomotive 4"]
-    assert labels(zone(g, "locomotive", "PRR")) == ["Locomotive 3"]
+    assert labels(g, zone(g, "locomotive", "ERIE")) == ["Locomotive 4"]
+    assert labels(g, zone(g, "locomotive", "PRR")) == ["Locomotive 3"]
     # Played cards as for a City: P2 (ERIE 7), P3 (ERIE 1), P1 (B&O 7).
     for seat, text, end in [(2, "ERIE 7", "front"), (3, "ERIE 1", "back"), (1, "B&O 7", "back")]:
         assert g.pending.player == seat and options(g) == ["front", "back"]
         assert text in prompt(g)
         pick(g, end)
-    assert labels(zone(g, "railway", "ERIE")) == ["ERIE 7", "ERIE Station", "ERIE 6", "ERIE 1"]
-    assert labels(zone(g, "railway", "B&O")) == ["B&O Station", "B&O 7"]
-    assert labels(zone(g, "lane")) == ["ERIE Exchange", "Reservation"]
+    assert labels(g, zone(g, "railway", "ERIE")) == ["ERIE 7", "ERIE Station", "ERIE 6", "ERIE 1"]
+    assert labels(g, zone(g, "railway", "B&O")) == ["B&O Station", "B&O 7"]
+    assert labels(g, zone(g, "lane")) == ["ERIE Exchange", "Reservation"]
     assert g.table.counters["leader"] == 2 and g.pending.player == 2
 
 
@@ -420,16 +420,16 @@ def test_six_infinity_trick_standard():
     assert g.pending.player == 2 and sorted(options(g)) == ["NYC", "PRR"]
     pick(g, "NYC")
     # infinity goes to the last free railway, PRR, with no question: next is laying PRR 8.
-    assert labels(zone(g, "locomotive", "NYC")) == ["Locomotive 6"]
-    assert labels(zone(g, "locomotive", "PRR")) == [INF]
+    assert labels(g, zone(g, "locomotive", "NYC")) == ["Locomotive 6"]
+    assert labels(g, zone(g, "locomotive", "PRR")) == [INF]
     assert g.pending.player == 2 and options(g) == ["front", "back"]
     assert "PRR 8" in prompt(g)
     for seat in (2, 3, 1):
         assert g.pending.player == seat
         pick(g, "back")
-    assert labels(zone(g, "railway", "PRR")) == ["PRR Station", "PRR 8", "PRR 5"]
-    assert labels(zone(g, "railway", "NYC")) == ["NYC Station", "NYC 9"]
-    assert labels(zone(g, "lane")) == ["ERIE Exchange"]
+    assert labels(g, zone(g, "railway", "PRR")) == ["PRR Station", "PRR 8", "PRR 5"]
+    assert labels(g, zone(g, "railway", "NYC")) == ["NYC Station", "NYC 9"]
+    assert labels(g, zone(g, "lane")) == ["ERIE Exchange"]
     assert g.pending.player == 2
 
 
@@ -448,9 +448,9 @@ def test_six_infinity_trick_expert_winner_places_infinity():
     assert g.pending.player == 2 and sorted(options(g)) == ["NYC", "PRR"]
     assert INF in prompt(g)
     pick(g, "PRR")
-    assert labels(zone(g, "locomotive", "ERIE")) == ["Locomotive 6"]
-    assert labels(zone(g, "locomotive", "PRR")) == [INF]
-    assert labels(zone(g, "locomotive", "NYC")) == []
+    assert labels(g, zone(g, "locomotive", "ERIE")) == ["Locomotive 6"]
+    assert labels(g, zone(g, "locomotive", "PRR")) == [INF]
+    assert labels(g, zone(g, "locomotive", "NYC")) == []
     assert g.pending.player == 2 and options(g) == ["front", "back"] and "PRR 8" in prompt(g)
 
 
@@ -517,7 +517,7 @@ def test_share_value_never_below_zero():
 def test_expert_company_without_locomotive_scores_zero():
     locos = {co: l for co, l in FINAL_LOCOS.items() if co != "ERIE"}
     g = final_game(expert=True, locos=locos, shares={1: ["ERIE Exchange", "ERIE 2"], 2: ["B&O Exchange"]})
-    assert len(zone(g, "locomotive", "ERIE")) == 0
+    assert len(cards(g, zone(g, "locomotive", "ERIE"))) == 0
     # ERIE has 10+40+30+30+10 = 120 of stations but no locomotive -> 0
     assert g.call_function("share_value", ["ERIE"]) == 0
     scores = g.scores()
@@ -584,18 +584,18 @@ def test_full_game_always_first_option(n):
     run_to_end(g, 0)
     assert g.over
     assert g.table.counters["trick"] == HAND_SIZE[n]
-    assert all(len(zone(g, "hand", p)) == 0 for p in g.players)
-    assert all(len(zone(g, "played", p)) == 0 for p in g.players)
-    assert len(zone(g, "lane")) == 0
-    placed = [zone(g, "locomotive", co).cards for co in COMPANIES]
+    assert all(len(cards(g, zone(g, "hand", p))) == 0 for p in g.players)
+    assert all(len(cards(g, zone(g, "played", p))) == 0 for p in g.players)
+    assert len(cards(g, zone(g, "lane"))) == 0
+    placed = [cards(g, zone(g, "locomotive", co)) for co in COMPANIES]
     assert all(len(l) == 1 for l in placed)
     assert sorted(l[0].label for l in placed) == sorted(
         ["Locomotive 3", "Locomotive 4", "Locomotive 5", "Locomotive 6", INF])
     shares, removed, rails = FLOW[n]
-    assert sum(len(zone(g, "shares", p)) for p in g.players) == shares
-    assert len(zone(g, "removed")) == removed
-    assert sum(len(zone(g, "railway", co)) for co in COMPANIES) == rails
-    assert labels(zone(g, "removed")).count("Reservation") == {3: 3, 4: 1, 5: 0}[n]
+    assert sum(len(cards(g, zone(g, "shares", p))) for p in g.players) == shares
+    assert len(cards(g, zone(g, "removed"))) == removed
+    assert sum(len(cards(g, zone(g, "railway", co))) for co in COMPANIES) == rails
+    assert labels(g, zone(g, "removed")).count("Reservation") == {3: 3, 4: 1, 5: 0}[n]
     scores = independent_scores(g)
     assert g.scores() == scores
     best = max(scores.values())

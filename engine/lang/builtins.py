@@ -19,6 +19,7 @@ from ..errors import EffectError
 from .. import board as boards
 from ..board import Board, Place
 from ..table import Card, Player, Zone
+from ..values import ConstantList
 
 VALUE, EFFECT, CHOICE = "value", "effect", "choice"
 
@@ -53,16 +54,25 @@ def builtin(signature: str, kind: str = VALUE, example: str = "") -> Callable:
     return register
 
 
-def _items(x: Any) -> list:
-    if isinstance(x, Zone):
-        return list(x.cards)
-    if isinstance(x, Board):
-        return list(x.places)
+def iterate(g, x: Any) -> Any:
+    """The items of a zone (its cards), a list, a board (its places) or a table (its values),
+    to read while nothing changes them (an expression); `_items` gives a copy."""
+    t = type(x)
+    if t is list or t is ConstantList:
+        return x
+    if t is Zone:
+        return g.table.contents[x.index]
     if isinstance(x, Mapping):
-        return list(x.values())
-    if isinstance(x, (list, tuple)):
-        return list(x)
+        return x.values()
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, Board):
+        return x.places
     raise EffectError(f"expected a list or a zone, got {describe(x)}")
+
+
+def _items(g, x: Any) -> list:
+    return list(iterate(g, x))
 
 
 def describe(x: Any) -> str:
@@ -86,17 +96,17 @@ def describe(x: Any) -> str:
 @builtin("count(items)", example="count(hand[p]) == 0")
 def count(g, items):
     """The number of cards in a zone or items in a list."""
-    return len(_items(items))
+    return len(iterate(g, items))
 
 
 @builtin("sum(items)", example="sum(c.value for c in tableau[p])")
 def sum_(g, items):
     """The total of a list of numbers (0 for an empty list)."""
-    return sum(_items(items))
+    return sum(_items(g, items))
 
 
-def _extreme(pick: Callable, args: tuple) -> Any:
-    values = _items(args[0]) if len(args) == 1 else list(args)
+def _extreme(g, pick: Callable, args: tuple) -> Any:
+    values = _items(g, args[0]) if len(args) == 1 else list(args)
     if not values:
         raise EffectError("max/min of an empty list")
     return pick(values)
@@ -107,7 +117,7 @@ def max_(g, *args):
     """The largest of a list, or of several values."""
     if not args:
         raise EffectError("max needs at least one value")
-    return _extreme(max, args)
+    return _extreme(g, max, args)
 
 
 @builtin("min(items_or_values...)", example="min(3, count(deck))")
@@ -115,23 +125,23 @@ def min_(g, *args):
     """The smallest of a list, or of several values."""
     if not args:
         raise EffectError("min needs at least one value")
-    return _extreme(min, args)
+    return _extreme(g, min, args)
 
 
 @builtin("any(items)", example="any(c.suit == led for c in hand[p])")
 def any_(g, items):
     """True when at least one item is true."""
-    return any(_items(items))
+    return any(_items(g, items))
 
 
 @builtin("all(items)", example="all(count(pile[s]) > 0 for s in suits)")
 def all_(g, items):
     """True when every item is true (also for an empty list)."""
-    return all(_items(items))
+    return all(_items(g, items))
 
 
-def _end(items: Any, index: int, name: str) -> Any:
-    values = items.cards if isinstance(items, Zone) else _items(items)
+def _end(g, items: Any, index: int, name: str) -> Any:
+    values = g.table.contents[items.index] if isinstance(items, Zone) else _items(g, items)
     if not values:
         raise EffectError(f"{name}() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
     return values[index]
@@ -140,13 +150,13 @@ def _end(items: Any, index: int, name: str) -> Any:
 @builtin("first(items)", example="first(lane)")
 def first(g, items):
     """The first card of a zone (top, front, left) or first item of a list; an error if empty."""
-    return _end(items, 0, "first")
+    return _end(g, items, 0, "first")
 
 
 @builtin("last(items)", example="last(row[s])")
 def last(g, items):
     """The last card of a zone or last item of a list; an error if empty."""
-    return _end(items, -1, "last")
+    return _end(g, items, -1, "last")
 
 
 @builtin("text(value)", example='text(count(deck)) + " left"')
@@ -170,7 +180,7 @@ def abs_(g, number):
 @builtin("best_window(numbers, length)", example="best_window([c.value for c in row[s]], 4)")
 def best_window(g, numbers, length):
     """The largest sum of `length` consecutive numbers; the whole sum if the list is not longer."""
-    values = _items(numbers)
+    values = _items(g, numbers)
     if length >= len(values) or (isinstance(length, float) and math.isinf(length)):
         return sum(values)
     n = int(length)
@@ -183,8 +193,8 @@ def best_window(g, numbers, length):
     return best
 
 
-def _extreme_by(pick: Callable, items: Any, key: Callable, name: str) -> Any:
-    values = _items(items)
+def _extreme_by(g, pick: Callable, items: Any, key: Callable, name: str) -> Any:
+    values = _items(g, items)
     if not values:
         raise EffectError(f"{name}() of an empty list")
     return pick(values, key=key)
@@ -193,25 +203,25 @@ def _extreme_by(pick: Callable, items: Any, key: Callable, name: str) -> Any:
 @builtin("max_by(items, key)", example="max_by(players, p -> score[p])")
 def max_by(g, items, key):
     """The first item whose key (a `x -> ...` function) is largest; an error if empty."""
-    return _extreme_by(max, items, key, "max_by")
+    return _extreme_by(g, max, items, key, "max_by")
 
 
 @builtin("min_by(items, key)", example="min_by(players, p -> score[p])")
 def min_by(g, items, key):
     """The first item whose key is smallest; an error if empty."""
-    return _extreme_by(min, items, key, "min_by")
+    return _extreme_by(g, min, items, key, "min_by")
 
 
 @builtin("sorted_by(items, key)", example="sorted_by(hand[p], c -> c.number)")
 def sorted_by(g, items, key):
     """A new list of the items ordered by key, smallest first (stable)."""
-    return sorted(_items(items), key=key)
+    return sorted(_items(g, items), key=key)
 
 
 @builtin("list(items)", example="let snapshot = list(deck)")
 def list_(g, items):
     """The cards of a zone (or items of a list) as a list, fixed at this moment."""
-    return _items(items)
+    return _items(g, items)
 
 
 @builtin("range(start, stop)", example="for i in range(0, 3):")
@@ -225,13 +235,13 @@ def position(g, card):
     """The index of a card in its zone (0 is first)."""
     if not isinstance(card, Card):
         raise EffectError(f"position() needs a card, got {describe(card)}")
-    return card.zone.cards.index(card)
+    return g.table.contents[g.table.where[card.index].index].index(card)
 
 
 @builtin("index_of(items, item)", example="index_of(stations, here)")
 def index_of(g, items, item):
     """The position (0 is first) of an item in a list or a card in a zone; an error if absent."""
-    values = _items(items)
+    values = _items(g, items)
     for i, value in enumerate(values):
         if value is item or value == item:
             return i
@@ -279,7 +289,7 @@ def routes(g, start, edges, max_length, goal):
     passing through no other such node and visiting no node twice. Each route has .edges (the tags),
     .nodes (start to end) and .end; shortest routes first."""
     checked = []
-    for e in _items(edges):
+    for e in _items(g, edges):
         if not isinstance(e, list) or len(e) != 3:
             raise EffectError(f"each edge must be a list [a, b, tag], got {describe(e)}")
         checked.append(e)
@@ -325,7 +335,7 @@ def move(g, card, zone, where="last"):
 @builtin("move_all(from_zone, to_zone)", EFFECT, example="move_all(discard, deck)")
 def move_all(g, source, target):
     """Move every card of one zone to the end of another, keeping their order."""
-    for card in list(_zone(source, "move_all's first argument").cards):
+    for card in list(g.table.contents[_zone(source, "move_all's first argument").index]):
         g.table.move(card, _zone(target, "move_all's second argument"))
 
 
@@ -335,8 +345,9 @@ def deal(g, source, target, n):
     source = _zone(source, "deal's first argument")
     target = _zone(target, "deal's second argument")
     moved = 0
-    while moved < n and source.cards:
-        g.table.move(source.cards[0], target)
+    cards = g.table.contents[source.index]
+    while moved < n and cards:
+        g.table.move(cards[0], target)
         moved += 1
     return moved
 
@@ -346,44 +357,46 @@ def shuffle(g, zone):
     """Put the cards of a zone in random order (from the game's seed).
 
     Players lose track of shuffled cards: what they remembered of them (reveal) is forgotten."""
-    cards = _zone(zone, "shuffle's argument").cards
+    cards = g.table.contents[_zone(zone, "shuffle's argument").index]
     g.rng.shuffle(cards)
     for card in cards:
-        card.known.clear()
+        g.table.forget(card)
 
 
 @builtin("reveal(card, player)", EFFECT, example="reveal(seat, seat.colour_owner)")
 def reveal(g, card, player):
     """Show a card's face to a player, who remembers it wherever it goes until it is shuffled."""
-    _card(card, "reveal's first argument").known.add(_player(g, player))
+    g.table.reveal(_card(card, "reveal's first argument"), _player(g, player))
 
 
 @builtin("turn_face_down(card)", EFFECT, example="turn_face_down(cargo)")
 def turn_face_down(g, card):
     """Turn a card face down: only players it was revealed to can see it, whatever its zone."""
-    _card(card, "turn_face_down's argument").face_down = True
+    g.table.set_face_down(_card(card, "turn_face_down's argument"), True)
 
 
 @builtin("turn_face_up(card)", EFFECT, example="turn_face_up(cargo)")
 def turn_face_up(g, card):
     """Turn a card face up again: its zone's visibility applies."""
-    _card(card, "turn_face_up's argument").face_down = False
+    g.table.set_face_down(_card(card, "turn_face_up's argument"), False)
 
 
 @builtin("swap(card_a, card_b)", EFFECT, example="swap(placeholder, played)")
 def swap(g, a, b):
     """Two cards exchange places, in the same zone or across zones."""
     a, b = _card(a, "swap's first argument"), _card(b, "swap's second argument")
-    za, zb = a.zone, b.zone
-    ia, ib = za.cards.index(a), zb.cards.index(b)
-    za.cards[ia], zb.cards[ib] = b, a
-    a.zone, b.zone = zb, za
+    t = g.table
+    za, zb = t.where[a.index], t.where[b.index]
+    ca, cb = t.contents[za.index], t.contents[zb.index]
+    ia, ib = ca.index(a), cb.index(b)
+    ca[ia], cb[ib] = b, a
+    t.where[a.index], t.where[b.index] = zb, za
 
 
 @builtin("random_choice(items)", EFFECT, example="let leader = random_choice(players)")
 def random_choice(g, items):
     """One item picked at random (from the game's seed)."""
-    values = _items(items)
+    values = _items(g, items)
     if not values:
         raise EffectError("random_choice() of an empty list")
     return values[g.rng.randrange(len(values))]
@@ -415,16 +428,15 @@ def choose(g, player, options, *prompt):
     """Ask `player` to pick one of `options` (cards, players, strings...); returns the pick.
 
     With a single option nothing is asked; with none the rule is in error."""
-    values = _items(options)
+    values = _items(g, options)
     if not values:
         raise EffectError("choose() has no option to offer")
     if len(values) == 1:
         return values[0]
-    index = yield g.decision(player, values, prompt)
-    return values[index]
+    return g.ask(player, values, prompt)  # SUSPENDED: the pick comes back through Game.apply
 
 
 @builtin("emit(event, arguments...)", CHOICE, example='emit("delivered", p)')
 def emit(g, event, *args):
     """Run every trigger listening to `event` (a string), passing the arguments to its params."""
-    yield from g.fire(event, args)
+    return g.fire(event, args)  # SUSPENDED while the triggers run, as frames of their own

@@ -1,9 +1,10 @@
 """Compiling effect-language trees to Python closures, once, at load time.
 
-Expressions become `fn(g, env) -> value`; statements that may ask a player become
-generator functions that yield decisions; the others are plain functions. Names are
-resolved here, so a misspelt zone or function is a load-time error with a suggestion.
-Nothing is ever passed to eval or exec.
+Expressions become `fn(g, env) -> value`, and so do runs of statements that never ask a
+player. A program becomes a `Code` (program.py): statements that may suspend the game (a
+choice, an emit, a procedure call), and the ifs and loops around them, are instructions,
+so where a game waits is data. Names are resolved here, so a misspelt zone or function is a
+load-time error with a suggestion. Nothing is ever passed to eval or exec.
 """
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ from lark import Token, Tree
 
 from ..board import Board, Place
 from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
+from ..program import (CONTROL, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
+                       Exec, ForInit, ForNext, Jump, Loop, Return, Step, WhileTest, deliver_local,
+                       deliver_next, deliver_return, deliver_store)
 from ..table import Card, Zone
+from ..values import ConstantList, Lambda
 from . import builtins as B
 
 Fn = Callable[[Any, dict], Any]
@@ -39,38 +44,32 @@ class Names:
     procedures: dict[str, list[str]] = field(default_factory=dict)
     options: set[str] = field(default_factory=set)
     properties: set[str] = field(default_factory=set)
+    lambdas: list[Callable] = field(default_factory=list)  # every `x -> ...` compiled, by index
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
                 | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
 
 
-class _Break(Exception):
-    pass
+class _Ops:
+    """A compiled statement that may suspend: it adds its instructions to a code."""
 
+    __slots__ = ("emit",)
 
-class _Continue(Exception):
-    pass
-
-
-class Return(Exception):
-    """Carries a procedure's return value out of nested statements."""
-
-    def __init__(self, value: Any):
-        self.value = value
-
-
-class EndGame(Exception):
-    """Raised by end_game(): the game stops at once and is scored."""
-
-
-_CONTROL = (_Break, _Continue, Return, EndGame)
+    def __init__(self, emit: Callable[[Assembler, Loop | None], None]):
+        self.emit = emit
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "//": operator.floordiv, "%": operator.mod}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge,
-            "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
+            ">": operator.gt, ">=": operator.ge}
+
+
+def contains(g, item: Any, container: Any) -> bool:
+    """`item in container`: a card in a zone, or an item of a list, table or text."""
+    if isinstance(container, Zone):
+        return isinstance(item, Card) and g.table.where[item.index] is container
+    return item in container
 
 
 def _explain(exc: Exception) -> str:
@@ -93,7 +92,7 @@ def _explain(exc: Exception) -> str:
 def _locate(exc: Exception, location: Location, rule: str) -> EffectError | None:
     """The error to raise for a fault inside a rule: a Python fault or an EffectError without a
     place gets this rule's place; control flow and located errors pass as they are (None)."""
-    if isinstance(exc, _CONTROL):
+    if isinstance(exc, CONTROL):
         return None
     if isinstance(exc, EffectError):
         return EffectError(exc.message, location, rule) if exc.location is None else None
@@ -102,17 +101,19 @@ def _locate(exc: Exception, location: Location, rule: str) -> EffectError | None
     return EffectError(_explain(exc), location, rule)
 
 
-def get_attribute(obj: Any, name: str) -> Any:
+def get_attribute(g, obj: Any, name: str) -> Any:
     """Attribute access of the language: card properties, zone owner..."""
     if isinstance(obj, Card):
         props = obj.props
         if name in props:
             return props[name]
         if name == "zone":
-            return obj.zone
+            return g.table.where[obj.index]
         if name == "owner":
-            return obj.zone.owner if obj.zone else None
-        if name in ("kind", "name", "id", "label", "face_down"):
+            return g.table.owner(g.table.where[obj.index])
+        if name == "face_down":
+            return g.table.face_down[obj.index]
+        if name in ("kind", "name", "id", "label"):
             return getattr(obj, name)
         raise EffectError(f"the card {obj.label} ({obj.kind}) has no property '{name}'"
                           + suggest(name, list(props)))
@@ -123,6 +124,8 @@ def get_attribute(obj: Any, name: str) -> Any:
             return getattr(obj, name)
         raise EffectError(f"the place {obj.label} has no property '{name}'" + suggest(name, list(obj.props)))
     if isinstance(obj, Zone):
+        if name == "owner":
+            return g.table.owner(obj)
         if name in ZONE_ATTRIBUTES:
             return getattr(obj, name)
         raise EffectError(f"a zone has no attribute '{name}' (zones have: owner, key, name)")
@@ -131,9 +134,12 @@ def get_attribute(obj: Any, name: str) -> Any:
     raise EffectError(f"{B.describe(obj)} has no attribute '{name}'")
 
 
-def get_index(obj: Any, key: Any) -> Any:
-    if isinstance(obj, Zone):
-        return obj.cards[key]
+def get_index(g, obj: Any, key: Any) -> Any:
+    t = type(obj)
+    if t is list or t is ConstantList:
+        return obj[key]
+    if t is Zone:
+        return g.table.contents[obj.index][key]
     if isinstance(obj, Mapping):
         if key not in obj:
             raise EffectError(f"no entry {key!r} here; entries are: "
@@ -159,21 +165,17 @@ class Compiler:
         self.problems = problems
         self.scopes: list[set[str]] = []
         self.loops = 0
+        self.slots = 0
 
     # ------------------------------------------------------------ entry points
 
-    def program(self, tree: Tree, params: list[str]) -> Callable:
-        """A generator function (g, env) running the statements of `tree`."""
+    def program(self, tree: Tree, params: list[str]) -> Code:
+        """The code running the statements of `tree`, with `params` as its first locals."""
         self.scopes = [set(params)]
-        body, suspends = self._block(tree.children)
-        if suspends:
-            return body
-
-        def run(g, env):
-            body(g, env)
-            return None
-            yield  # pragma: no cover - makes this a generator
-        return run
+        asm = Assembler()
+        self._emit_block(self._block(tree.children), asm, None)
+        asm.add(End())
+        return Code(asm.ops)
 
     def expression(self, tree: Tree, params: list[str]) -> Fn:
         """A function (g, env) -> value; a fault inside it is reported at this rule's text."""
@@ -220,20 +222,9 @@ class Compiler:
         known = self.names.all() | set().union(*self.scopes)
         self._error(node, f"unknown name '{name}'{suggest(name, known)}")
 
-    def _guard(self, fn: Callable, node: Tree, suspends: bool) -> Callable:
+    def _guard(self, fn: Callable, node: Tree) -> Callable:
         """Wrap a statement: count steps, and turn Python faults into located EffectErrors."""
         loc, rule = self._loc(node), self.rule
-        if suspends:
-            def run_gen(g, env):
-                g.step(loc, rule)
-                try:
-                    return (yield from fn(g, env))
-                except Exception as exc:
-                    located = _locate(exc, loc, rule)
-                    if located is None:
-                        raise
-                    raise located from None
-            return run_gen
 
         def run(g, env):
             g.step(loc, rule)
@@ -247,45 +238,73 @@ class Compiler:
         return run
 
     # ------------------------------------------------------------ statements
+    #
+    # A compiled statement is a plain function (g, env), or, when it may suspend the game, an
+    # `_Ops` that adds instructions. A block is a list of (statement, its location); runs of
+    # plain statements in a block that suspends become one `Exec` instruction.
 
-    def _block(self, stmts: list) -> tuple[Callable, bool]:
-        compiled = [self._stmt(s) for s in stmts if isinstance(s, Tree)]
-        suspends = any(s for _, s in compiled)
-        fns = [f for f, _ in compiled]
-        if not suspends:
-            def block(g, env):
-                for f in fns:
-                    f(g, env)
-            return block, False
+    def _block(self, stmts: list) -> list[tuple[Callable | _Ops, Location]]:
+        return [(self._stmt(s), self._loc(s)) for s in stmts if isinstance(s, Tree)]
 
-        def block_gen(g, env):
-            for f, s in compiled:
-                if s:
-                    yield from f(g, env)
-                else:
-                    f(g, env)
-        return block_gen, True
+    @staticmethod
+    def _suspends(block: list) -> bool:
+        return any(isinstance(s, _Ops) for s, _ in block)
 
-    def _suite(self, suite: Tree) -> tuple[Callable, bool]:
+    @staticmethod
+    def _plain(block: list) -> Callable:
+        """One function running a block of plain statements."""
+        fns = [f for f, _ in block]
+        if len(fns) == 1:
+            return fns[0]
+
+        def run_block(g, env):
+            for f in fns:
+                f(g, env)
+        return run_block
+
+    def _emit_block(self, block: list, asm: Assembler, loop: Loop | None) -> None:
+        run: list = []
+
+        def flush() -> None:
+            if run:
+                op = asm.add(Exec(self._plain(run), run[0][1], self.rule, cont=loop.top if loop else -1))
+                if loop:
+                    loop.breakers.append(op)
+                run.clear()
+        for stmt, loc in block:
+            if isinstance(stmt, _Ops):
+                flush()
+                stmt.emit(asm, loop)
+            else:
+                run.append((stmt, loc))
+        flush()
+
+    def _suite(self, suite: Tree) -> list:
         return self._block(suite.children)
 
-    def _loop_body(self, suite: Tree) -> tuple[Callable, bool]:
+    def _loop_body(self, suite: Tree) -> list:
         self.loops += 1
         try:
             return self._suite(suite)
         finally:
             self.loops -= 1
 
-    def _stmt(self, node: Tree) -> tuple[Callable, bool]:
+    def _stmt(self, node: Tree) -> Callable | _Ops:
         method = getattr(self, "_s_" + node.data, None)
         if method is None:
             self._error(node, f"unsupported statement {node.data}")
-            return (lambda g, env: None), False
-        fn, suspends = method(node)
-        return self._guard(fn, node, suspends), suspends
+            return lambda g, env: None
+        compiled = method(node)
+        return compiled if isinstance(compiled, _Ops) else self._guard(compiled, node)
+
+    def _call_ops(self, node: Tree, start: Callable, deliver: Callable) -> _Ops:
+        """The instruction of a statement whose call may suspend, and where its value goes."""
+        loc, rule = self._loc(node), self.rule
+        return _Ops(lambda asm, loop: asm.add(Call(start, deliver, loc, rule)))
 
     def _value_maybe_suspending(self, node: Tree) -> tuple[Callable, bool]:
-        """The right-hand side of a statement: a plain expression, or a call that may suspend."""
+        """The right-hand side of a statement: a plain expression, or a call that may suspend
+        (then the function returns its value or SUSPENDED)."""
         if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
             name = str(node.children[0].children[0])
             if not self._is_local(name):
@@ -300,13 +319,11 @@ class Compiler:
         self._declare(name_tok, str(name_tok))
         name = str(name_tok)
         if suspends:
-            def let_gen(g, env):
-                env[name] = yield from fn(g, env)
-            return let_gen, True
+            return self._call_ops(node, fn, deliver_local(name))
 
         def let(g, env):
             env[name] = fn(g, env)
-        return let, False
+        return let
 
     def _store(self, target: Tree, key_computed: bool = False) -> Callable[..., None] | None:
         """A setter for an assignment target: a local, a counter, or an entry of either."""
@@ -352,13 +369,11 @@ class Compiler:
         fn, suspends = self._value_maybe_suspending(value)
         store = self._store(target) or (lambda g, env, v: None)
         if suspends:
-            def assign_gen(g, env):
-                store(g, env, (yield from fn(g, env)))
-            return assign_gen, True
+            return self._call_ops(node, fn, deliver_store(store))
 
         def assign(g, env):
             store(g, env, fn(g, env))
-        return assign, False
+        return assign
 
     def _s_augassign_stmt(self, node: Tree):
         target, op, value = node.children
@@ -371,7 +386,7 @@ class Compiler:
 
             def augassign(g, env):
                 store(g, env, apply(read(g, env), fn(g, env)))
-            return augassign, False
+            return augassign
         # name[key] op= value: the key is computed once, for reading and for writing.
         key_fn = self._expr(target.children[1])
         family = self._expr(Tree("name", [target.children[0]])) if self._is_local(name) or \
@@ -380,16 +395,16 @@ class Compiler:
         def augassign_item(g, env):
             key = key_fn(g, env)
             container = family(g, env)
-            current = get_index(container, key)
+            current = get_index(g, container, key)
             store(g, env, apply(current, fn(g, env)), key)
-        return augassign_item, False
+        return augassign_item
 
     def _s_expr_stmt(self, node: Tree):
         fn, suspends = self._value_maybe_suspending(node.children[0])
-        return fn, suspends
+        return self._call_ops(node, fn, deliver_next) if suspends else fn
 
     def _s_pass_stmt(self, node: Tree):
-        return (lambda g, env: None), False
+        return lambda g, env: None
 
     def _s_return_stmt(self, node: Tree):
         value = node.children[0] if node.children else None
@@ -398,13 +413,11 @@ class Compiler:
         else:
             fn, suspends = self._value_maybe_suspending(value)
         if suspends:
-            def ret_gen(g, env):
-                raise Return((yield from fn(g, env)))
-            return ret_gen, True
+            return self._call_ops(node, fn, deliver_return)
 
         def ret(g, env):
             raise Return(fn(g, env))
-        return ret, False
+        return ret
 
     def _jump(self, node: Tree, word: str, signal: type[Exception]):
         if not self.loops:
@@ -412,102 +425,125 @@ class Compiler:
 
         def jump(g, env):
             raise signal()
-        return jump, False
+        return jump
 
     def _s_break_stmt(self, node: Tree):
-        return self._jump(node, "break", _Break)
+        return self._jump(node, "break", Break)
 
     def _s_continue_stmt(self, node: Tree):
-        return self._jump(node, "continue", _Continue)
+        return self._jump(node, "continue", Continue)
 
     def _s_if_stmt(self, node: Tree):
-        branches: list[tuple[Fn | None, Callable, bool]] = []
-        cond = self._expr(node.children[0])
-        body, s = self._suite(node.children[1])
-        branches.append((cond, body, s))
+        branches: list[tuple[Fn | None, list]] = [(self._expr(node.children[0]), self._suite(node.children[1]))]
         for child in node.children[2:]:
             if child is None:
                 continue
             if child.data == "elif_clause":
-                c = self._expr(child.children[0])
-                b, s2 = self._suite(child.children[1])
-                branches.append((c, b, s2))
+                branches.append((self._expr(child.children[0]), self._suite(child.children[1])))
             else:
-                b, s2 = self._suite(child.children[0])
-                branches.append((None, b, s2))
-        suspends = any(s for _, _, s in branches)
-        if not suspends:
+                branches.append((None, self._suite(child.children[0])))
+        if not any(self._suspends(b) for _, b in branches):
+            plain = [(c, self._plain(b)) for c, b in branches]
+
             def if_(g, env):
-                for c, b, _ in branches:
+                for c, b in plain:
                     if c is None or c(g, env):
                         return b(g, env)
-            return if_, False
-
-        def if_gen(g, env):
-            for c, b, sb in branches:
-                if c is None or c(g, env):
-                    if sb:
-                        return (yield from b(g, env))
-                    return b(g, env)
-        return if_gen, True
-
-    def _loop(self, node: Tree, body: Callable, suspends: bool,
-              items: Callable[[Any, dict], Any], var: str | None) -> tuple[Callable, bool]:
-        """Shared runner of for, while and repeat: `items` yields one value per iteration."""
+            return if_
         loc, rule = self._loc(node), self.rule
-        if not suspends:
-            def loop(g, env):
-                for item in items(g, env):
-                    g.step(loc, rule)
-                    if var is not None:
-                        env[var] = item
-                    try:
-                        body(g, env)
-                    except _Continue:
-                        continue
-                    except _Break:
-                        break
-            return loop, False
 
-        def loop_gen(g, env):
+        def emit(asm: Assembler, loop: Loop | None) -> None:
+            to_end = []
+            for i, (cond, block) in enumerate(branches):
+                test = asm.add(Branch(cond, loc, rule, step=i == 0)) if cond is not None else None
+                self._emit_block(block, asm, loop)
+                if i < len(branches) - 1:
+                    to_end.append(asm.add(Jump()))
+                if test is not None:
+                    test.target = asm.here
+            for jump in to_end:
+                jump.target = asm.here
+        return _Ops(emit)
+
+    def _plain_loop(self, node: Tree, body: Callable, items: Callable[[Any, dict], Any],
+                    var: str | None) -> Callable:
+        """Shared runner of for, while and repeat when the body never suspends."""
+        loc, rule = self._loc(node), self.rule
+
+        def loop(g, env):
             for item in items(g, env):
                 g.step(loc, rule)
                 if var is not None:
                     env[var] = item
                 try:
-                    yield from body(g, env)
-                except _Continue:
+                    body(g, env)
+                except Continue:
                     continue
-                except _Break:
+                except Break:
                     break
-        return loop_gen, True
+        return loop
+
+    def _loop_ops(self, node: Tree, body: list, items: Callable | None, cond: Callable | None,
+                  var: str | None) -> _Ops:
+        """Instructions of a loop whose body may suspend: over `items` (for, repeat), computed
+        once into a hidden local, or while `cond` holds."""
+        loc, rule = self._loc(node), self.rule
+        self.slots += 1
+        slot = f"#loop{self.slots}"  # never a name a rule can write
+
+        def emit(asm: Assembler, outer: Loop | None) -> None:
+            if items is not None:
+                asm.add(ForInit(items, slot, loc, rule))
+                top = asm.here
+                head: ForNext | WhileTest = asm.add(ForNext(slot, var, loc, rule))
+            else:
+                asm.add(Step(loc, rule))
+                top = asm.here
+                head = asm.add(WhileTest(cond, loc, rule))
+            loop = Loop(top)
+            self._emit_block(body, asm, loop)
+            asm.add(Jump(top))
+            head.exit = asm.here
+            loop.close(asm.here)
+            if items is not None:
+                asm.add(Drop(slot))
+        return _Ops(emit)
 
     def _s_for_stmt(self, node: Tree):
         var_tok, iterable, suite = node.children
         it = self._expr(iterable)
         self._declare(var_tok, str(var_tok))
-        body, suspends = self._loop_body(suite)
-        return self._loop(node, body, suspends, lambda g, env: B._items(it(g, env)), str(var_tok))
+        body = self._loop_body(suite)
+
+        def items(g, env):
+            return B._items(g, it(g, env))
+        if self._suspends(body):
+            return self._loop_ops(node, body, items, None, str(var_tok))
+        return self._plain_loop(node, self._plain(body), items, str(var_tok))
 
     def _s_while_stmt(self, node: Tree):
         cond = self._expr(node.children[0])
-        body, suspends = self._loop_body(node.children[1])
+        body = self._loop_body(node.children[1])
+        if self._suspends(body):
+            return self._loop_ops(node, body, None, cond, None)
 
         def while_items(g, env):
             while cond(g, env):
                 yield None
-        return self._loop(node, body, suspends, while_items, None)
+        return self._plain_loop(node, self._plain(body), while_items, None)
 
     def _s_repeat_stmt(self, node: Tree):
         times = self._expr(node.children[0])
-        body, suspends = self._loop_body(node.children[1])
+        body = self._loop_body(node.children[1])
 
         def repeat_items(g, env):
             n = times(g, env)
             if not isinstance(n, int) or isinstance(n, bool):
                 raise EffectError(f"repeat needs a whole number, got {B.describe(n)}")
-            return range(n)
-        return self._loop(node, body, suspends, repeat_items, None)
+            return list(range(n))
+        if self._suspends(body):
+            return self._loop_ops(node, body, repeat_items, None, None)
+        return self._plain_loop(node, self._plain(body), repeat_items, None)
 
     # ------------------------------------------------------------ expressions
 
@@ -580,12 +616,12 @@ class Compiler:
             self._error(attr_tok, f"no card kind has a property '{attr}'"
                                   f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
         fn = self._expr(obj)
-        return lambda g, env: get_attribute(fn(g, env), attr)
+        return lambda g, env: get_attribute(g, fn(g, env), attr)
 
     def _e_index(self, node):
         obj, key = node.children
         o, k = self._expr(obj), self._expr(key)
-        return lambda g, env: get_index(o(g, env), k(g, env))
+        return lambda g, env: get_index(g, o(g, env), k(g, env))
 
     def _e_list(self, node):
         items = [self._expr(c) for c in node.children if c is not None]
@@ -603,7 +639,7 @@ class Compiler:
         def comp(g, env):
             inner = dict(env)
             out = []
-            for item in B._items(it(g, env)):
+            for item in B.iterate(g, it(g, env)):
                 inner[var] = item
                 if test is None or test(g, inner):
                     out.append(elem(g, inner))
@@ -619,14 +655,9 @@ class Compiler:
         self.scopes.append({var})
         fn = self._expr(body)
         self.scopes.pop()
-
-        def make(g, env):
-            def call(value):
-                inner = dict(env)
-                inner[var] = value
-                return fn(g, inner)
-            return call
-        return make
+        index = len(self.names.lambdas)
+        self.names.lambdas.append(fn)
+        return lambda g, env: Lambda(index, fn, var, env, g)
 
     def _e_cond_expr(self, node):
         a, cond, b = (self._expr(c) for c in node.children)
@@ -651,7 +682,12 @@ class Compiler:
     def _e_compare(self, node):
         left, op, right = node.children
         a, b = self._expr(left), self._expr(right)
-        fn = _COMPARE[" ".join(str(op).split())]
+        word = " ".join(str(op).split())
+        if word == "in":
+            return lambda g, env: contains(g, a(g, env), b(g, env))
+        if word == "not in":
+            return lambda g, env: not contains(g, a(g, env), b(g, env))
+        fn = _COMPARE[word]
         return lambda g, env: fn(a(g, env), b(g, env))
 
     def _e_arith(self, node):
@@ -710,13 +746,9 @@ class Compiler:
                              f"(or as 'let x = {name}(...)'), not inside an expression")
         if kind == "function":
             return (lambda g, env: g.call_function(name, [a(g, env) for a in args])), False
-        if kind == "procedure":
-            def call_procedure(g, env):
-                return (yield from g.call_procedure(name, [a(g, env) for a in args]))
-            return call_procedure, True
+        if kind == "procedure":  # pushes the procedure's frame: SUSPENDED
+            return (lambda g, env: g.call_procedure(name, [a(g, env) for a in args])), True
         impl = B.REGISTRY[name].fn
-        if kind == B.CHOICE:
-            def call_choice(g, env):
-                return (yield from impl(g, *[a(g, env) for a in args]))
-            return call_choice, True
+        if kind == B.CHOICE:  # the value, or SUSPENDED when it asked a player or pushed a frame
+            return (lambda g, env: impl(g, *[a(g, env) for a in args])), True
         return (lambda g, env: impl(g, *[a(g, env) for a in args])), False

@@ -1,0 +1,327 @@
+"""The values a running game holds, and how to copy, relabel, save and restore them.
+
+Counters, the locals of the program's frames and the options of a pending decision hold plain
+values: numbers, text, lists, tables (dicts), and identities that never change during a game
+(cards, zones, places, players, the ruleset's constants). A copy of a game copies the lists
+and tables, keeps the identities, and keeps a list shared between two places shared in the
+copy. The same walk can relabel cards (a determinized world) or turn the values into JSON.
+"""
+from __future__ import annotations
+
+import math
+from types import MappingProxyType
+from typing import Any, Callable
+
+from .board import Board, Place
+from .errors import SaveError
+from .table import Card, Player, Zone
+
+
+class ConstantList(tuple):
+    """A list that cannot change; it still equals a list with the same items."""
+
+    def __eq__(self, other: object) -> bool:
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __add__(self, other: object) -> list:
+        """Joined with a list, a constant list gives a new (changeable) list."""
+        if isinstance(other, (list, tuple)):
+            return list(self) + list(other)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> list:
+        if isinstance(other, (list, tuple)):
+            return list(other) + list(self)
+        return NotImplemented
+
+
+def freeze(value: Any) -> Any:
+    """Constants cannot change: lists become constant lists and tables read-only mappings."""
+    if isinstance(value, list):
+        return ConstantList(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    return value
+
+
+class Lambda:
+    """An `x -> ...` function value: its compiled body (by index in the ruleset's list of
+    lambdas), its parameter, the locals it was made in, and the game it reads."""
+
+    __slots__ = ("index", "fn", "var", "env", "g")
+
+    def __init__(self, index: int, fn: Callable, var: str, env: dict[str, Any], g: Any):
+        self.index, self.fn, self.var, self.env, self.g = index, fn, var, env, g
+
+    def __call__(self, value: Any) -> Any:
+        inner = dict(self.env)
+        inner[self.var] = value
+        return self.fn(self.g, inner)
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None), Player})
+_IDENTITIES = frozenset({Place, Board, ConstantList, MappingProxyType})
+_KEPT = _SCALARS | _IDENTITIES | {Card, Zone}
+
+
+class Copier:
+    """Copies values of one game for another game `g`. Lists and tables are new (a container
+    met twice is copied once); identities are kept, or mapped through `cards` and `zones`
+    when the copy relabels cards."""
+
+    def __init__(self, g: Any, cards: dict[Card, Card] | None = None, zones: dict[Zone, Zone] | None = None):
+        self.g = g
+        self.cards = cards
+        self.zones = zones
+        self.kept = _KEPT if cards is None else _SCALARS | _IDENTITIES
+        self.memo: dict[int, Any] = {}
+
+    def __call__(self, value: Any) -> Any:
+        t = type(value)
+        kept = self.kept
+        if t in kept:
+            return value
+        if t is Card:
+            return self.cards.get(value, value)
+        if t is Zone:
+            return self.zones.get(value, value)
+        done = self.memo.get(id(value))
+        if done is not None:
+            return done
+        if t is list:
+            out: Any = []
+            self.memo[id(value)] = out
+            if kept.issuperset(map(type, value)):
+                out.extend(value)
+            else:
+                out.extend([self(v) for v in value])
+            return out
+        if t is dict:
+            out = {}
+            self.memo[id(value)] = out
+            if self.cards is not None:
+                for k, v in value.items():
+                    out[self(k)] = self(v)
+            elif kept.issuperset(map(type, value.values())):
+                out.update(value)
+            else:  # keys are hashable, so they never change: only values are copied
+                for k, v in value.items():
+                    out[k] = v if type(v) in kept else self(v)
+            return out
+        if t is tuple:
+            return tuple(self(v) for v in value)
+        if t is Lambda:
+            out = Lambda(value.index, value.fn, value.var, {}, self.g)
+            self.memo[id(value)] = out
+            out.env = self(value.env)
+            return out
+        raise TypeError(f"a game cannot hold a value of type {t.__name__}")
+
+
+def frozen(value: Any, path: frozenset[int] = frozenset()) -> Any:
+    """A hashable equivalent of a value, for a key of the game's state."""
+    t = type(value)
+    if t in _SCALARS or t is Card or t is Zone or t is Place or t is Board:
+        return value
+    if id(value) in path:
+        return "<cycle>"
+    inner = path | {id(value)}
+    if t is list or t is tuple or t is ConstantList:
+        return tuple(frozen(v, inner) for v in value)
+    if t is dict or t is MappingProxyType:
+        return tuple((frozen(k, inner), frozen(v, inner)) for k, v in value.items())
+    if t is Lambda:
+        return ("lambda", value.index, frozen(value.env, inner))
+    return ("?", id(value))
+
+
+# ---------------------------------------------------------------- JSON
+
+_JSON = frozenset({str, int, bool, type(None)})  # written as they are
+_CONTAINERS = frozenset({list, dict, tuple, ConstantList, MappingProxyType, Lambda})
+
+
+def _plain_keys(d: dict) -> bool:
+    return all(type(k) is str and not k.startswith("$") for k in d)
+
+
+class Encoder:
+    """Turns values into JSON-ready data. A list or table held in two places (a local that is
+    also a counter's value) is written once with "$id" and then referred to with "$ref", so
+    the restored game shares it too. Call `see` on every root first, then `encode`."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.shared: set[int] = set()
+        self.ids: dict[int, int] = {}
+        self.atoms: dict[int, dict] = {}  # the encoding of each card, place... met so far
+
+    def see(self, value: Any) -> None:
+        """Note the containers met more than once under `value`."""
+        stack = [value]
+        seen, shared = self.seen, self.shared
+        while stack:
+            v = stack.pop()
+            t = type(v)
+            if t is list or t is dict or t is Lambda:
+                if id(v) in seen:
+                    shared.add(id(v))
+                    continue
+                seen.add(id(v))
+            if t is list or t is tuple or t is ConstantList:
+                if not _KEPT.issuperset(map(type, v)):
+                    stack.extend(x for x in v if type(x) in _CONTAINERS)
+            elif t is dict or t is MappingProxyType:
+                if not _KEPT.issuperset(map(type, v.values())):
+                    stack.extend(x for x in v.values() if type(x) in _CONTAINERS)
+                if not _KEPT.issuperset(map(type, v)):
+                    stack.extend(x for x in v if type(x) in _CONTAINERS)
+            elif t is Lambda:
+                stack.append(v.env)
+
+    def _atom(self, value: Any, t: type) -> dict:
+        if t is Player:
+            return {"$player": int(value)}
+        if t is Card:
+            return {"$card": value.id}
+        if t is Zone:
+            return {"$zone": value.index}
+        if t is Place:
+            return {"$place": [value.board, value.id]}
+        return {"$board": value.name}
+
+    def encode(self, value: Any) -> Any:
+        t = type(value)
+        if t in _JSON:
+            return value
+        if t is Player or t is Card or t is Zone or t is Place or t is Board:
+            atom = self.atoms.get(id(value))
+            if atom is None:
+                atom = self.atoms[id(value)] = self._atom(value, t)
+            return atom
+        if t is float:
+            return value if math.isfinite(value) else {"$float": repr(value)}
+        if t is ConstantList:
+            return {"$constant": [self.encode(v) for v in value]}
+        if t is MappingProxyType:
+            return {"$constant_table": [[self.encode(k), self.encode(v)] for k, v in value.items()]}
+        if t is tuple:
+            return {"$tuple": [self.encode(v) for v in value]}
+        if t is list or t is dict or t is Lambda:
+            key = id(value)
+            if key in self.ids:
+                return {"$ref": self.ids[key]}
+            tag: dict[str, Any] = {}
+            if key in self.shared:
+                self.ids[key] = len(self.ids)
+                tag = {"$id": self.ids[key]}
+            if t is list:
+                items = list(value) if _JSON.issuperset(map(type, value)) else [self.encode(v) for v in value]
+                return {**tag, "$list": items} if tag else items
+            if t is Lambda:
+                return {**tag, "$lambda": value.index, "param": value.var, "env": self.encode(value.env)}
+            if not tag and _plain_keys(value):
+                return {k: self.encode(v) for k, v in value.items()}
+            return {**tag, "$dict": [[self.encode(k), self.encode(v)] for k, v in value.items()]}
+        raise SaveError(f"a value of type {t.__name__} cannot be saved")
+
+
+class Decoder:
+    """The inverse of `Encoder`, for one game `g` of a ruleset: identities are looked up in
+    its layout and boards, lambdas in the ruleset's compiled list. Damaged data raises
+    SaveError."""
+
+    def __init__(self, g: Any):
+        self.g = g
+        self.cards = g.table.layout.cards
+        self.zones = g.table.layout.zone_list
+        self.places = {(b.name, p.id): p for b in g.rules.boards.values() for p in b.places}
+        self.ids: dict[int, Any] = {}
+        self.tags: dict[str, Callable[[Any], Any]] = {
+            "$card": lambda v: self.lookup(self.cards, v, "card", 1),
+            "$player": lambda v: Player(self.lookup(g.players, v, "player", 1)),
+            "$place": self._place,
+            "$zone": lambda v: self.lookup(self.zones, v, "zone"),
+            "$board": self._board,
+            "$float": float,
+            "$constant": lambda v: freeze([self._thaw(self.decode(x)) for x in v]),
+            "$constant_table": lambda v: freeze({self.decode(k): self._thaw(self.decode(x)) for k, x in v}),
+            "$tuple": lambda v: tuple(self.decode(x) for x in v),
+            "$ref": self._ref,
+        }
+
+    def decode(self, data: Any) -> Any:
+        t = type(data)
+        if t in _JSON or t is float:
+            return data
+        if t is list:
+            return list(data) if _JSON.issuperset(map(type, data)) else [self.decode(v) for v in data]
+        if t is not dict:
+            raise SaveError(f"unexpected {t.__name__} in the saved state")
+        if len(data) == 1:
+            (tag, value), = data.items()
+            handler = self.tags.get(tag)
+            if handler is not None:
+                return handler(value)
+        if "$list" in data or "$dict" in data or "$lambda" in data:
+            return self._container(data)
+        if not _plain_keys(data):
+            raise SaveError(f"unknown value tag in the saved state: {', '.join(map(repr, data))}")
+        return {k: self.decode(v) for k, v in data.items()}
+
+    def lookup(self, items: list, number: Any, what: str, base: int = 0) -> Any:
+        if type(number) is not int or not base <= number < len(items) + base:
+            raise SaveError(f"the saved state names {what} {number!r}, which this ruleset does not have")
+        return items[number - base]
+
+    def _place(self, value: Any) -> Place:
+        place = self.places.get(tuple(value))
+        if place is None:
+            raise SaveError(f"the saved state names the place {value!r}, which this ruleset does not have")
+        return place
+
+    def _board(self, value: Any) -> Board:
+        if value not in self.g.rules.boards:
+            raise SaveError(f"the saved state names the board {value!r}, which this ruleset does not have")
+        return self.g.rules.boards[value]
+
+    def _ref(self, value: Any) -> Any:
+        if value not in self.ids:
+            raise SaveError(f"the saved state refers to an unknown shared value {value!r}")
+        return self.ids[value]
+
+    def _container(self, data: dict) -> Any:
+        out: Any
+        if "$list" in data:
+            out = []
+            self._register(data, out)
+            out.extend(self.decode(data["$list"]))
+        elif "$dict" in data:
+            out = {}
+            self._register(data, out)
+            for k, v in data["$dict"]:
+                out[self.decode(k)] = self.decode(v)
+        else:
+            fn = self.lookup(self.g.rules.lambdas, data["$lambda"], "function")
+            out = Lambda(data["$lambda"], fn, str(data["param"]), {}, self.g)
+            self._register(data, out)
+            out.env = self.decode(data["env"])
+        return out
+
+    def _register(self, data: dict, value: Any) -> None:
+        if "$id" in data:
+            self.ids[data["$id"]] = value
+
+    @staticmethod
+    def _thaw(value: Any) -> Any:
+        """Constants nest constants; `freeze` wants plain lists and tables."""
+        if isinstance(value, ConstantList):
+            return [Decoder._thaw(v) for v in value]
+        if isinstance(value, MappingProxyType):
+            return {k: Decoder._thaw(v) for k, v in value.items()}
+        return value
