@@ -9,6 +9,7 @@ import random
 import sys
 from typing import Callable, Protocol, TextIO
 
+from .undo import TakeBack
 from .view import PlayerView, render
 
 
@@ -32,26 +33,27 @@ class QuitGame(Exception):
 
 
 class HumanAgent:
-    """A person at the terminal: sees their own view and the numbered options."""
+    """A person at the terminal: sees their own view and the numbered options; `u` asks for
+    their last decision back (see undo.py), `q` stops the game."""
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
     def choose(self, view: PlayerView) -> int:
         decision = view.decision
-        self._say("")
-        self._say(render(view))
-        self._say(f"\n{view.you}: {decision['prompt']}")
+        self.say("")
+        self.say(render(view))
+        self.say(f"\n{view.you}: {decision['prompt']}")
         for i, option in enumerate(decision["options"], 1):
-            self._say(f"  {i:>2}. {option}")
+            self.say(f"  {i:>2}. {option}")
         n = len(decision["options"])
         while True:
-            self.stdout.write(f"Choose 1-{n} (q to quit): ")
+            self.stdout.write(f"Choose 1-{n} (u to undo, q to quit): ")
             self.stdout.flush()
             try:
                 line = self.stdin.readline()
@@ -62,19 +64,21 @@ class HumanAgent:
             text = line.strip()
             if text.lower() in ("q", "quit", "exit"):
                 raise QuitGame()
+            if text.lower() in ("u", "undo"):
+                raise TakeBack(self.say)
             if not text:
-                self._say("Please type the number of an option.")
+                self.say("Please type the number of an option.")
                 continue
             if not (text.isascii() and text.isdigit()) or len(text) > 9:
                 shown = text if len(text) <= 20 else text[:20] + "..."
                 if text.isascii() and text.isdigit():
-                    self._say(f"{shown} is not an option; type a number from 1 to {n}.")
+                    self.say(f"{shown} is not an option; type a number from 1 to {n}.")
                 else:
-                    self._say(f"'{shown}' is not a number; type a number from 1 to {n}.")
+                    self.say(f"'{shown}' is not a number; type a number from 1 to {n}.")
                 continue
             choice = int(text)
             if not 1 <= choice <= n:
-                self._say(f"{choice} is not an option; type a number from 1 to {n}.")
+                self.say(f"{choice} is not an option; type a number from 1 to {n}.")
                 continue
             return choice - 1
 

@@ -16,14 +16,16 @@ from .agents import QuitGame, make_agents
 from .errors import EffectError, EngineError, RulesetError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
-from .saves import replay, write_save
+from .saves import replay, resume, same_state, write_save
 from .simulate import play, simulate, stderr_if_tty
+from .undo import UndoHistory
 from .view import render, view
 
 EXAMPLES = """examples:
   engine validate rulesets/*.yaml
   engine play rulesets/GAME.yaml --players 4 --seats human,random,random,random
   engine play rulesets/GAME.yaml --players 4 --option teams=true --save game.json
+  engine play --resume game.json
   engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
   engine simulate rulesets/GAME.yaml --players 4 --with my_cards.yaml
   engine replay game.json
@@ -45,8 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards; repeatable")
 
-    def game_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
+    def game_args(sp: argparse.ArgumentParser, resumable: bool = False) -> None:
+        if resumable:
+            sp.add_argument("ruleset", metavar="RULESET", nargs="?",
+                            help="the ruleset file (with --resume: instead of the one named in the save)")
+        else:
+            sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
         sp.add_argument("--players", "-n", type=int, help="number of players (default: the smallest supported)")
         sp.add_argument("--seed", type=int, default=None, help="the seed of all randomness (default: from the clock)")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
@@ -56,10 +62,15 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description="Play one game. Seats are human or random; by default you take "
-                        "seat 1 and bots the others.")
-    game_args(pl)
-    pl.add_argument("--seats", help="comma-separated seat kinds: human or random (default: human,random,...)")
-    pl.add_argument("--save", metavar="FILE", help="write the game (seed and decisions) to FILE when it ends")
+                        "seat 1 and bots the others. At a prompt, type an option's number, u to take "
+                        "back your last decision, q to stop (you are offered to save).")
+    game_args(pl, resumable=True)
+    pl.add_argument("--seats", help="comma-separated seat kinds: human or random (default: human,random,..., "
+                    "or with --resume the seats of the save)")
+    pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
+                    "when it ends or stops")
+    pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
+                    "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many random games and report results",
                        description="Play GAMES games with random agents. Prints a summary, or with "
@@ -83,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    if args.command == "play" and args.ruleset is None and args.resume is None:
+        parser.error("play needs a RULESET file (or --resume FILE)")
     try:
         return {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
                 "replay": cmd_replay}[args.command](args)
@@ -134,27 +147,55 @@ def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]
     return ruleset, players, options, seed
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    ruleset, players, options, seed = _setup(args)
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else ["human"] + ["random"] * (players - 1)
+def _seats(text: str | None, default: list[str], players: int) -> list[str]:
+    seats = [s.strip() for s in text.split(",")] if text else default
     if len(seats) != players:
         raise EngineError(f"--seats names {len(seats)} seat(s) for {players} players")
+    return seats
+
+
+def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
+    """The saved game of --resume and its seats."""
+    given = [flag for flag, value in (("--players", args.players), ("--seed", args.seed),
+                                      ("--option", args.option), ("--with", args.extensions)) if value]
+    if given:
+        raise EngineError(f"--resume takes players, seed, options and card files from the save; "
+                          f"leave out {', '.join(given)}")
+    game, data, warnings = resume(args.resume, args.ruleset)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if game.over:
+        raise EngineError(f"{args.resume}: this game is over; see it with: engine replay {args.resume}")
+    saved = data.get("seats")
+    valid = isinstance(saved, list) and len(saved) == len(game.players) and all(s in ("human", "random") for s in saved)
+    seats = _seats(args.seats, saved if valid else ["human"] + ["random"] * (len(game.players) - 1), len(game.players))
+    print(f"{game.rules.name}: {len(game.players)} players, resumed from {args.resume} after "
+          f"{len(game.decisions)} decisions")
+    return game, seats
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume:
+        game, seats = _resumed(args)
+    else:
+        ruleset, players, options, seed = _setup(args)
+        seats = _seats(args.seats, ["human"] + ["random"] * (players - 1), players)
+        print(f"{ruleset.name}: {players} players, seed {seed}"
+              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
+        game = Game(ruleset, players, options, seed)
     try:
-        agents = make_agents(seats, seed)
+        agents = make_agents(seats, game.seed + len(game.decisions))
     except ValueError as exc:
         raise EngineError(str(exc)) from None
     names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(seats)}
-    print(f"{ruleset.name}: {players} players, seed {seed}"
-          + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
-    game = Game(ruleset, players, options, seed)
-    humans = [i + 1 for i, kind in enumerate(seats) if kind == "human"]
+    humans = {i + 1 for i, kind in enumerate(seats) if kind == "human"}
     try:
-        play(game, agents, names)
+        play(game, agents, names, undo=UndoHistory(humans))
     except QuitGame:
         print("\nGame stopped.")
-        _offer_save(game, args.save, ask=bool(humans) and sys.stdin.isatty())
+        _offer_save(game, seats, args.save, ask=bool(humans) and sys.stdin.isatty())
         return 0
-    watcher = humans[0] if len(humans) == 1 else None
+    watcher = min(humans) if len(humans) == 1 else None
     print()
     print(render(view(game, watcher, names), log_lines=12))
     print("\nFinal scores:")
@@ -162,12 +203,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"  {names[int(p)]:<14} {score}")
     print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
     if args.save:
-        write_save(game, args.save)
+        write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
     return 0
 
 
-def _offer_save(game: Game, path: str | None, ask: bool) -> None:
+def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool) -> None:
     if path is None and ask:
         try:
             answer = input("Save this game to continue or replay later? File name (empty: don't save): ")
@@ -175,8 +216,8 @@ def _offer_save(game: Game, path: str | None, ask: bool) -> None:
             answer = ""
         path = answer.strip() or None
     if path:
-        write_save(game, path)
-        print(f"Saved to {path}.")
+        write_save(game, path, seats)
+        print(f"Saved to {path}; continue it with: engine play --resume {path}")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -204,6 +245,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.show:
         print(render(view(game, None), log_lines=0))
     expected = data.get("result")
+    if isinstance(data.get("state"), dict) and not warnings and not same_state(game, data["state"]):
+        print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state.")
+        return 1
     if not game.over:
         print(f"{args.file}: replayed {len(game.decisions)} decisions; the game is not over "
               f"(waiting for {game.pending.player}).")

@@ -1,7 +1,10 @@
-"""Saved games: ruleset, options, seed and the decisions taken; replaying them rebuilds the game.
+"""Saved games: ruleset, options, seed, the decisions taken and the state they led to.
 
-The file also records a hash of the ruleset (to notice a changed ruleset) and the final
-digest and scores (to tell whether a replay reproduces the game).
+`engine play --resume` continues a game from its saved state (a snapshot, restored at once);
+`engine replay` rebuilds it from seed and decisions and checks that this gives the saved state
+and, for a finished game, the saved digest and scores. The file also records a hash of the
+ruleset (to notice a changed ruleset) and the seats (who played). Saves of the first format
+(no state) still load: they are replayed.
 """
 from __future__ import annotations
 
@@ -16,11 +19,12 @@ from .errors import EngineError, IllegalMove, SaveError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
 
-FORMAT = "engine-save/1"
+FORMAT = "engine-save/2"
+FORMATS = ("engine-save/1", FORMAT)  # the first had no state and no seats
 MAX_SAVE_BYTES = 20_000_000
 
 
-def save_data(game: Game) -> dict[str, Any]:
+def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
         "engine": __version__,
@@ -31,6 +35,8 @@ def save_data(game: Game) -> dict[str, Any]:
         "options": game.options,
         "seed": game.seed,
         "decisions": list(game.decisions),
+        "seats": list(seats) if seats else None,
+        "state": game.snapshot(),
     }
     if game.over:
         data["result"] = {"digest": game.digest(),
@@ -39,10 +45,10 @@ def save_data(game: Game) -> dict[str, Any]:
     return data
 
 
-def write_save(game: Game, path: str | Path) -> None:
+def write_save(game: Game, path: str | Path, seats: list[str] | None = None) -> None:
     """Write atomically: a temporary file in the same folder, then a rename."""
     target = Path(path)
-    text = json.dumps(save_data(game), indent=1)
+    text = json.dumps(save_data(game, seats), indent=1)
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -65,7 +71,7 @@ def read_save(path: str | Path) -> dict[str, Any]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         where = f" at line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise SaveError(f"{path}: not a readable save file{where} (truncated or not JSON)") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise SaveError(f"{path}: not a save of this engine (expected format '{FORMAT}')")
     checks = {"ruleset": str, "players": int, "seed": int, "decisions": list, "options": dict}
     for key, kind in checks.items():
@@ -76,9 +82,8 @@ def read_save(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:
-    """Re-run a save. Returns the game, the save data and a list of warnings."""
-    data = read_save(path)
+def _ruleset(path: str | Path, data: dict[str, Any], ruleset_path: str | None) -> tuple[Ruleset, list[str]]:
+    """The save's ruleset (or `ruleset_path`), with its extension files; a warning if it changed."""
     rules_file = ruleset_path or data["ruleset"]
     extensions = data.get("extensions", [])
     if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions):
@@ -88,6 +93,31 @@ def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dic
     if data.get("ruleset_sha256") and data["ruleset_sha256"] != ruleset.digest:
         warnings.append(f"the ruleset {rules_file} has changed since this game was saved; "
                         "the replay may differ")
+    return ruleset, warnings
+
+
+def same_state(game: Game, saved: Any) -> bool:
+    """Is the game's state the one a save recorded (as JSON text would give it back)?"""
+    return json.loads(json.dumps(game.snapshot())) == saved
+
+
+def resume(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:
+    """The saved game, ready to go on: restored from its state when the ruleset is unchanged,
+    else (or for a save of the first format) replayed from seed and decisions."""
+    data = read_save(path)
+    ruleset, warnings = _ruleset(path, data, ruleset_path)
+    if isinstance(data.get("state"), dict) and not warnings:
+        try:
+            return Game.from_snapshot(ruleset, data["state"]), data, warnings
+        except SaveError as exc:
+            raise SaveError(f"{path}: {exc}") from None
+    return replay(path, ruleset_path)
+
+
+def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:
+    """Re-run a save. Returns the game, the save data and a list of warnings."""
+    data = read_save(path)
+    ruleset, warnings = _ruleset(path, data, ruleset_path)
     try:
         options = ruleset.resolve_options({k: str(v) for k, v in data["options"].items()}, data["players"])
         game = Game(ruleset, data["players"], options, data["seed"])

@@ -9,6 +9,7 @@ from typing import Any, Callable, TextIO
 from .agents import Agent, make_agents
 from .game import Game
 from .ruleset import Ruleset
+from .undo import TakeBack, UndoHistory
 from .view import view
 
 
@@ -18,11 +19,19 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
-         after_each: Callable[[Game], None] | None = None) -> Game:
-    """Drive a game to its end, each decision taken by the agent of the deciding seat."""
+         after_each: Callable[[Game], None] | None = None, undo: UndoHistory | None = None) -> Game:
+    """Drive a game to its end, each decision taken by the agent of the deciding seat; with
+    `undo`, people may take their last decision back."""
     while not game.over:
         player = game.pending.player
-        game.apply(agents[player - 1].choose(view(game, player, names)))
+        if undo is not None:
+            undo.mark(game)
+        try:
+            choice = agents[player - 1].choose(view(game, player, names))
+        except TakeBack as request:
+            request.reply(undo.take_back(game) if undo is not None else "Undo is not available here.")
+            continue
+        game.apply(choice)
         if after_each:
             after_each(game)
     return game

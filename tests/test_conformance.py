@@ -3,7 +3,8 @@
 Random games must reach the end without error; every card is in exactly one zone after every
 decision; every decision offers at least one option; saving then replaying reproduces the game.
 The state is data: a clone is independent, a snapshot restored from JSON text goes on exactly as
-the original, and a determinized world looks the same to its player.
+the original, a determinized world looks the same to its player, and undo at the terminal puts
+the game back exactly or changes nothing.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from engine.ruleset import load_ruleset
 from engine.saves import replay, write_save
 from engine.simulate import game_seed, play
 from engine.table import Card
+from engine.undo import TakeBack, UndoHistory
 from engine.view import view
 
 from conftest import ROOT, RULESETS
@@ -226,6 +228,45 @@ def test_determinize_keeps_the_view_and_varies_the_hidden(path, players):
         play_randomly(game, rng, stop_at=len(game.decisions) + rng.randrange(1, 60))
     assert points > 0 and varied > 0, "nothing hidden was ever dealt differently"
     assert varied >= points // 2
+
+
+class UndoingSeat:
+    """A person at seat 1 who answers at random and now and then asks for an undo; it checks,
+    through the test's own hold on the game, what each undo did."""
+
+    def __init__(self, game: Game, rng: random.Random):
+        self.game, self.rng = game, rng
+        self.kept: list[Game] = []  # a copy of the game at each of my decisions
+        self.undone = self.refused = 0
+
+    def choose(self, pv) -> int:
+        game = self.game
+        if not self.kept or len(self.kept[-1].decisions) != len(game.decisions):
+            self.kept.append(game.clone())
+        if len(self.kept) > 1 and self.rng.random() < 0.15:
+            raise TakeBack(self.check)
+        return self.rng.randrange(len(pv.decision["options"]))
+
+    def check(self, reply: str) -> None:
+        if reply.startswith("Took back"):
+            self.kept.pop()
+            self.undone += 1
+        else:
+            assert reply.startswith("Undo refused"), reply
+            self.refused += 1
+        assert state_text(self.game) == state_text(self.kept[-1])
+
+
+@pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
+def test_undo_at_the_terminal(path, players):
+    """Seat 1 takes decisions back during a whole game: each undo puts the game exactly where
+    that seat decided before, or is refused and changes nothing."""
+    rs = load_ruleset(path)
+    seed = game_seed(players, 600)
+    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    person = UndoingSeat(game, random.Random(seed))
+    play(game, [person] + make_agents(["random"] * players, seed)[1:], undo=UndoHistory({1}))
+    assert game.over and person.undone + person.refused > 0
 
 
 EXAMPLES = [(path, ()) for path in sorted((ROOT / "examples" / "guide").glob("*.yaml"))] + [

@@ -84,7 +84,7 @@ def test_each_bad_line_gets_a_message_and_changes_nothing(game, line):
     assert quit_ is None
     assert choice == 2
     assert game.digest() == digest
-    after_prompt = out.split("Choose 1-3 (q to quit): ", 2)
+    after_prompt = out.split("Choose 1-3 (u to undo, q to quit): ", 2)
     assert len(after_prompt) == 3, "the bad line must be answered and the question asked again"
     assert after_prompt[1].strip(), "no message after the bad line"
 

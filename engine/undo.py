@@ -1,0 +1,81 @@
+"""Taking back a decision at the terminal, without learning anything by it.
+
+Before each decision of a person, the driver keeps a copy of the game and what that person
+could see. Undo puts the game back at their previous decision, unless a card they could not
+see has been shown to them since (on the table or in a log line): deciding again knowing it
+would not be fair, so undo is refused and says why. It is refused too when it would take
+back another person's decision (two people at one terminal).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .game import Game
+from .table import Card
+
+
+class TakeBack(Exception):
+    """Raised by a person's agent to ask for their last decision back; `reply` tells them
+    what came of it."""
+
+    def __init__(self, reply):
+        super().__init__("undo")
+        self.reply = reply
+
+
+@dataclass
+class Mark:
+    player: int
+    decisions: int
+    game: Game
+    seen: frozenset[int]
+    log_length: int
+
+
+def _seen(game: Game, player: int) -> frozenset[int]:
+    return frozenset(c.id for c in game.table.cards if game.table.can_see(c, player))
+
+
+class UndoHistory:
+    """The positions at which the people among the players (`humans`) decided."""
+
+    def __init__(self, humans: set[int]):
+        self.humans = humans
+        self.marks: list[Mark] = []
+
+    def mark(self, game: Game) -> None:
+        """Called before every decision; keeps a copy when a person is to decide."""
+        player = game.pending.player
+        if player not in self.humans:
+            return
+        if self.marks and self.marks[-1].decisions == len(game.decisions):
+            self.marks.pop()  # asked again at the same point (after a refused undo)
+        self.marks.append(Mark(player, len(game.decisions), game.clone(), _seen(game, player), len(game.log)))
+
+    def take_back(self, game: Game) -> str:
+        """Put `game` back at its deciding person's previous decision; say what happened."""
+        player = game.pending.player
+        current = len(self.marks) - 1
+        previous = next((i for i in range(current - 1, -1, -1) if self.marks[i].player == player), None)
+        if previous is None:
+            return "There is no decision of yours to take back yet."
+        others = sorted({m.player for m in self.marks[previous + 1:current]} - {player})
+        if others:
+            return (f"Undo refused: it would also take back the decision of "
+                    f"{', '.join(f'P{int(p)}' for p in others)}.")
+        revealed = self._revealed(game, player, self.marks[previous])
+        if revealed:
+            return (f"Undo refused: since your last decision you have seen {', '.join(revealed)}, "
+                    "which you could not see before; deciding again knowing it would not be fair.")
+        game.restore(self.marks[previous].game)
+        del self.marks[previous:]
+        return "Took back your last decision."
+
+    @staticmethod
+    def _revealed(game: Game, player: int, mark: Mark) -> list[str]:
+        """The cards shown to `player` since `mark` that they could not see then."""
+        now = set(_seen(game, player))
+        for entry in game.log[mark.log_length:]:
+            now.update(v.id for v, who in entry.parts if isinstance(v, Card) and (who is None or player in who))
+        new = sorted(now - mark.seen)
+        return [game.table.cards[i - 1].label for i in new]

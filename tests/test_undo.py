@@ -1,0 +1,133 @@
+"""Taking back a decision at the terminal: back to the person's previous decision, unless a
+card they could not see was shown to them since, or another person decided in between."""
+from __future__ import annotations
+
+import pytest
+
+from engine import Game, load_ruleset
+from engine.agents import HumanAgent, RandomAgent
+from engine.simulate import play
+from engine.undo import TakeBack, UndoHistory
+
+from test_cli import engine
+
+# No shuffle: P1 holds Ace and Bell, P2 Cask and Drum; Echo and Fern stay in the bag.
+PAIRS = """\
+game:
+  name: Pairs
+  players: [2]
+card_kinds:
+  tile: {zone: bag, label: "{name}", properties: {value: integer}}
+cards:
+  - {kind: tile, name: Ace, value: 1}
+  - {kind: tile, name: Bell, value: 2}
+  - {kind: tile, name: Cask, value: 3}
+  - {kind: tile, name: Drum, value: 4}
+  - {kind: tile, name: Echo, value: 5}
+  - {kind: tile, name: Fern, value: 6}
+zones:
+  bag: {visibility: hidden}
+  hand: {per: player, visibility: owner}
+  table: {}
+counters:
+  points: {per: player, initial: 0}
+setup: |
+  for p in players:
+      deal(bag, hand[p], 2)
+flow: |
+  repeat 2:
+      for p in players:
+          let t = choose(p, hand[p], "Pick a tile")
+          let how = choose(p, ["double", "single"], "How?")
+          points[p] += t.value * (2 if how == "double" else 1)
+          move(t, table)
+          log(p, " lays ", t)
+          if count(bag) > 0:
+              deal(bag, hand[p], 1)
+scoring:
+  score: points[player]
+"""
+
+
+@pytest.fixture
+def pairs(tmp_path):
+    path = tmp_path / "pairs.yaml"
+    path.write_text(PAIRS, encoding="utf-8")
+    return path
+
+
+class Script:
+    """A person who answers from a list: an option index, or "u" to ask for an undo."""
+
+    def __init__(self, answers: list):
+        self.answers = list(answers)
+        self.replies: list[str] = []
+        self.asked: list[str] = []
+
+    def choose(self, pv) -> int:
+        self.asked.append(pv.decision["prompt"])
+        answer = self.answers.pop(0)
+        if answer == "u":
+            raise TakeBack(self.replies.append)
+        return answer
+
+
+def test_undo_goes_back_to_the_previous_decision(pairs):
+    me = Script([0, "u", 1, 0, 1, 0])  # Ace, then undo at How?, then Bell
+    game = Game(load_ruleset(pairs), 2, seed=1)
+    play(game, [me, RandomAgent(1)], undo=UndoHistory({1}))
+    assert me.replies == ["Took back your last decision."]
+    assert me.asked[:3] == ["Pick a tile", "How?", "Pick a tile"]
+    assert game.decisions[0] == 1, "the decision taken back is not in the game"
+    assert game.log[0].parts[2][0].name == "Bell"
+
+
+def test_undo_refused_after_new_cards_were_seen(pairs):
+    me = Script([0, 0, "u", 0, 0, 0, 0])
+    game = Game(load_ruleset(pairs), 2, seed=1)
+    play(game, [me, RandomAgent(2)], undo=UndoHistory({1}))
+    refusal, = me.replies
+    assert refusal.startswith("Undo refused: since your last decision you have seen ")
+    assert "Echo" in refusal, "the tile P1 drew"
+    shown = refusal.split(" have seen ")[1].split(", which")[0].split(", ")
+    assert set(shown) <= {"Echo", "Cask", "Drum"} and len(shown) == 2
+    assert len(game.decisions) == 8
+
+
+def test_undo_with_nothing_to_take_back(pairs):
+    me = Script(["u", 0, 0, 0, 0])
+    game = Game(load_ruleset(pairs), 2, seed=1)
+    play(game, [me, RandomAgent(3)], undo=UndoHistory({1}))
+    assert me.replies == ["There is no decision of yours to take back yet."]
+
+
+def test_undo_never_takes_back_another_persons_decision(pairs):
+    one, two = Script([0, 0, "u", 0, 0]), Script([0, 0, 0, 0])
+    game = Game(load_ruleset(pairs), 2, seed=1)
+    play(game, [one, two], undo=UndoHistory({1, 2}))
+    assert one.replies == ["Undo refused: it would also take back the decision of P2."]
+
+
+def test_without_history_undo_is_not_available(pairs):
+    me = Script(["u", 0, 0, 0, 0])
+    play(Game(load_ruleset(pairs), 2, seed=1), [me, RandomAgent(3)])
+    assert me.replies == ["Undo is not available here."]
+
+
+def test_the_terminal_asks_for_undo_with_u(pairs):
+    import io
+    out = io.StringIO()
+    agent = HumanAgent(io.StringIO("u\n"), out)
+    game = Game(load_ruleset(pairs), 2, seed=1)
+    from engine.view import view
+    with pytest.raises(TakeBack):
+        agent.choose(view(game, 1))
+    assert "u to undo" in out.getvalue()
+
+
+def test_undo_at_the_terminal(pairs):
+    proc = engine("play", pairs, "--seats", "human,random", "--seed", "1", input="1\nu\n2\n1\n1\n1\n1\n1\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Took back your last decision." in proc.stdout
+    after = proc.stdout.split("Took back your last decision.")[1]
+    assert after.index("P1 (human) lays Bell") < after.index("P1 (human) lays Ace"), "Bell now, Ace next round"
