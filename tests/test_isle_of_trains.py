@@ -107,14 +107,14 @@ def position(hands=None, trains=None, buildings=None, contracts=None, deck=None,
                     if face == "down":
                         t.set_face_down(good, True)
                         t.reveal(good, int(p))
-        for p, cards in (hands or {}).items():
-            for name in cards:
+        for p, names in (hands or {}).items():
+            for name in names:
                 put(name, zone(game, "hand", Player(p)))
-        for p, cards in (buildings or {}).items():
-            for name in cards:
+        for p, names in (buildings or {}).items():
+            for name in names:
                 put(name, zone(game, "buildings", Player(p)))
-        for p, cards in (contracts or {}).items():
-            for entry in cards:
+        for p, entries in (contracts or {}).items():
+            for entry in entries:
                 name, side = (entry, "") if isinstance(entry, str) else entry
                 c = put(name, zone(game, "contracts", Player(p)))
                 counters["completed_back"][c] = side

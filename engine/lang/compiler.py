@@ -103,7 +103,7 @@ def _locate(exc: Exception, location: Location, rule: str) -> EffectError | None
 
 def get_attribute(g, obj: Any, name: str) -> Any:
     """Attribute access of the language: card properties, zone owner..."""
-    if isinstance(obj, Card):
+    if type(obj) is Card:
         props = obj.props
         if name in props:
             return props[name]
@@ -137,6 +137,8 @@ def get_attribute(g, obj: Any, name: str) -> Any:
 def get_index(g, obj: Any, key: Any) -> Any:
     t = type(obj)
     if t is list or t is ConstantList:
+        return obj[key]
+    if t is dict and key in obj:
         return obj[key]
     if t is Zone:
         return g.table.contents[obj.index][key]
