@@ -370,3 +370,16 @@ def test_a_constant_list_equals_the_same_list(tmp_path):
             total = 1
         """)
     assert g.table.counters["total"] == 1
+
+
+def test_a_constant_list_joined_with_a_list_gives_a_new_list(tmp_path):
+    g = run(tmp_path, """
+        let more = colours + ["green"]
+        more[0] = "grey"
+        let front = ["white"] + colours
+        total = count(more) * 10 + count(front)
+        points[1] = index_of(more, "grey") + index_of(front, "blue")
+        """)
+    assert g.table.counters["total"] == 33
+    assert g.table.counters["points"][1] == 2
+    assert g.rules.constants["colours"] == ["red", "blue"], "the constant is unchanged"
