@@ -229,11 +229,12 @@ class Game:
                     flat += [", "] * bool(i) + [item]
             else:
                 flat.append(part)
-        self.log.append(LogEntry(tuple((p, self.who_sees(p) if isinstance(p, Card) else None) for p in flat)))
+        self.log.append(LogEntry(tuple([(p, self.who_sees(p) if type(p) is Card else None) for p in flat])))
 
     def who_sees(self, card: Card) -> frozenset[int] | None:
         """The players who may see this card now; None means everyone."""
-        seeing = frozenset(p for p in self.players if self.table.can_see(card, p))
+        can_see = self.table.can_see
+        seeing = frozenset([p for p in self.players if can_see(card, p)])
         return None if len(seeing) == len(self.players) else seeing
 
     def call_function(self, name: str, args: list[Any]) -> Any:
