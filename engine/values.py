@@ -144,6 +144,8 @@ def frozen(value: Any, path: frozenset[int] = frozenset()) -> Any:
 
 _JSON = frozenset({str, int, bool, type(None)})  # written as they are
 _CONTAINERS = frozenset({list, dict, tuple, ConstantList, MappingProxyType, Lambda})
+_CONTAINER_TAGS = frozenset({"$list", "$places", "$cards", "$dict", "$by_card", "$by_player", "$by_place",
+                             "$lambda"})
 
 
 def _plain_keys(d: dict) -> bool:
@@ -195,6 +197,19 @@ class Encoder:
             return {"$place": [value.board, value.id]}
         return {"$board": value.name}
 
+    def _keyed(self, table: dict) -> dict:
+        """A table by its keys: per card, per place of one board, per player (the families of
+        counters) as JSON objects by id; any other as a list of pairs."""
+        kinds = set(map(type, table))
+        values = [self.encode(v) for v in table.values()]
+        if kinds == {Card}:
+            return {"$by_card": {str(c.id): v for c, v in zip(table, values)}}
+        if kinds == {Player}:
+            return {"$by_player": {str(int(p)): v for p, v in zip(table, values)}}
+        if kinds == {Place} and len({p.board for p in table}) == 1:
+            return {"$by_place": [next(iter(table)).board, {p.id: v for p, v in zip(table, values)}]}
+        return {"$dict": [[self.encode(k), v] for k, v in zip(table, values)]}
+
     def encode(self, value: Any) -> Any:
         t = type(value)
         if t in _JSON:
@@ -221,13 +236,18 @@ class Encoder:
                 self.ids[key] = len(self.ids)
                 tag = {"$id": self.ids[key]}
             if t is list:
-                items = list(value) if _JSON.issuperset(map(type, value)) else [self.encode(v) for v in value]
+                kinds = set(map(type, value))
+                if kinds == {Place} and len({p.board for p in value}) == 1:  # a route, a region...
+                    return {**tag, "$places": [value[0].board] + [p.id for p in value]}
+                if kinds == {Card}:  # a hand, a pile...
+                    return {**tag, "$cards": [c.id for c in value]}
+                items = list(value) if _JSON.issuperset(kinds) else [self.encode(v) for v in value]
                 return {**tag, "$list": items} if tag else items
             if t is Lambda:
                 return {**tag, "$lambda": value.index, "param": value.var, "env": self.encode(value.env)}
             if not tag and _plain_keys(value):
                 return {k: self.encode(v) for k, v in value.items()}
-            return {**tag, "$dict": [[self.encode(k), self.encode(v)] for k, v in value.items()]}
+            return {**tag, **self._keyed(value)}
         raise SaveError(f"a value of type {t.__name__} cannot be saved")
 
 
@@ -268,7 +288,7 @@ class Decoder:
             handler = self.tags.get(tag)
             if handler is not None:
                 return handler(value)
-        if "$list" in data or "$dict" in data or "$lambda" in data:
+        if not _CONTAINER_TAGS.isdisjoint(data):
             return self._container(data)
         if not _plain_keys(data):
             raise SaveError(f"unknown value tag in the saved state: {', '.join(map(repr, data))}")
@@ -280,7 +300,7 @@ class Decoder:
         return items[number - base]
 
     def _place(self, value: Any) -> Place:
-        place = self.places.get(tuple(value))
+        place = self.places.get(tuple(value))  # [board, id]
         if place is None:
             raise SaveError(f"the saved state names the place {value!r}, which this ruleset does not have")
         return place
@@ -301,11 +321,34 @@ class Decoder:
             out = []
             self._register(data, out)
             out.extend(self.decode(data["$list"]))
+        elif "$places" in data:
+            board, *ids = data["$places"]
+            out = [self._place((board, i)) for i in ids]
+            self._register(data, out)
+        elif "$cards" in data:
+            out = [self.lookup(self.cards, i, "card", 1) for i in data["$cards"]]
+            self._register(data, out)
         elif "$dict" in data:
             out = {}
             self._register(data, out)
             for k, v in data["$dict"]:
                 out[self.decode(k)] = self.decode(v)
+        elif "$by_card" in data:
+            out = {}
+            self._register(data, out)
+            for k, v in data["$by_card"].items():
+                out[self.lookup(self.cards, int(k), "card", 1)] = self.decode(v)
+        elif "$by_player" in data:
+            out = {}
+            self._register(data, out)
+            for k, v in data["$by_player"].items():
+                out[Player(self.lookup(self.g.players, int(k), "player", 1))] = self.decode(v)
+        elif "$by_place" in data:
+            out = {}
+            self._register(data, out)
+            board, by_id = data["$by_place"]
+            for k, v in by_id.items():
+                out[self._place((board, k))] = self.decode(v)
         else:
             fn = self.lookup(self.g.rules.lambdas, data["$lambda"], "function")
             out = Lambda(data["$lambda"], fn, str(data["param"]), {}, self.g)

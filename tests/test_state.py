@@ -360,3 +360,26 @@ def test_run_procedure_from_python(gems):
     with pytest.raises(EffectError, match="asked a player"):
         game.run_procedure("keep", [game.players[1]])
     assert observed(game) == before and game.pending.prompt[0] == "Keep a gem"
+
+
+def test_every_kind_of_value_survives_json_with_its_sharing(gems):
+    game = Game(gems, 2, seed=3)
+    env = game.frames[-1].env
+    cards = list(game.table.cards[:3])  # (places, on boards, go through JSON in the Railways conformance runs)
+    shared = list(cards)
+    by_card = {cards[0]: shared, cards[1]: [1, 2]}
+    env.update({
+        "shared": shared, "by_card": by_card, "by_player": {game.players[0]: shared, game.players[1]: 0},
+        "plain": {"a": by_card, "b": None}, "odd_keys": {"$x": 1, 2: "two"}, "floats": [float("inf"), 1.5],
+        "tuple": (cards[2], "t"), "zone": game.table.zones["vault"][game.players[0]], "empty": [],
+        "nested": [[cards[0]], [shared]],
+    })
+    restored = Game.from_snapshot(gems, json.loads(json.dumps(game.snapshot())))
+    again = restored.frames[-1].env
+    for name in ("shared", "by_card", "by_player", "plain", "odd_keys", "floats", "tuple", "zone", "empty",
+                 "nested"):
+        assert again[name] == env[name], name
+    assert again["by_card"][cards[0]] is again["shared"] is again["by_player"][game.players[0]]
+    assert again["plain"]["a"] is again["by_card"] and again["nested"][1][0] is again["shared"]
+    again["shared"].append(cards[2])
+    assert again["by_card"][cards[0]][-1] is cards[2] and len(shared) == 3
