@@ -1,7 +1,7 @@
 """Benchmark of the game state: decisions per second, and what a copy of a running game costs.
 
 For each shipped ruleset: random games through the public API (decisions per second), then,
-at a position `--at` decisions into a game, the cost of a second copy of it by each way the
+at a position `--at` decisions into a game (or half a game, if shorter), the cost of a second copy of it by each way the
 engine offers: replaying the decisions from the start, `clone()`, `snapshot()` + JSON text +
 `Game.from_snapshot()`, and `determinize()`. Prints a table; medians of `--repeat` runs.
 
@@ -110,7 +110,7 @@ def main() -> int:
     for name, players, games in cases:
         rs = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
         rate, per_game = decisions_per_second(Game, rs, players, args.games or games)
-        c = copies(Game, rs, players, args.at, args.repeat)
+        c = copies(Game, rs, players, min(args.at, int(per_game) // 2), args.repeat)  # mid-game at least
         by_clone = f"{c['replay'] / c['clone']:.0f}x" if c["clone"] else "-"
         by_snap = f"{c['replay'] / (c['snapshot'] + c['restore']):.0f}x" if c["snapshot"] else "-"
         print(f"{name:<20}{players:>2}{rate:>9.0f}{per_game:>9.0f}{c['at']:>5}{_fmt(c['replay']):>10}"
