@@ -147,8 +147,14 @@ def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]
     return ruleset, players, options, seed
 
 
-def _seats(text: str | None, default: list[str], players: int) -> list[str]:
-    seats = [s.strip() for s in text.split(",")] if text else default
+def _seats(text: str | None, players: int, saved: Any = None) -> list[str]:
+    """The seats of --seats, else those of a save, else a person in seat 1 and bots."""
+    if text:
+        seats = [s.strip() for s in text.split(",")]
+    elif isinstance(saved, list) and len(saved) == players and all(isinstance(s, str) for s in saved):
+        seats = saved
+    else:
+        seats = ["human"] + ["random"] * (players - 1)
     if len(seats) != players:
         raise EngineError(f"--seats names {len(seats)} seat(s) for {players} players")
     return seats
@@ -166,9 +172,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
         print(f"warning: {w}", file=sys.stderr)
     if game.over:
         raise EngineError(f"{args.resume}: this game is over; see it with: engine replay {args.resume}")
-    saved = data.get("seats")
-    valid = isinstance(saved, list) and len(saved) == len(game.players) and all(s in ("human", "random") for s in saved)
-    seats = _seats(args.seats, saved if valid else ["human"] + ["random"] * (len(game.players) - 1), len(game.players))
+    seats = _seats(args.seats, len(game.players), data.get("seats"))
     print(f"{game.rules.name}: {len(game.players)} players, resumed from {args.resume} after "
           f"{len(game.decisions)} decisions")
     return game, seats
@@ -179,7 +183,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         game, seats = _resumed(args)
     else:
         ruleset, players, options, seed = _setup(args)
-        seats = _seats(args.seats, ["human"] + ["random"] * (players - 1), players)
+        seats = _seats(args.seats, players)
         print(f"{ruleset.name}: {players} players, seed {seed}"
               + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
         game = Game(ruleset, players, options, seed)

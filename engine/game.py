@@ -16,8 +16,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import EffectError, IllegalMove, SaveError
-from .lang.compiler import _locate
+from .errors import EffectError, IllegalMove, Location, SaveError
+from .lang.compiler import locate
 from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
 from .ruleset import Ruleset
 from .table import Card, Player, Table, Zone
@@ -173,7 +173,7 @@ class Game:
         for frame in reversed(self.frames):
             op = frame.code.ops[frame.pc]
             if op.loc is not None:
-                return _locate(exc, op.loc, op.rule)
+                return locate(exc, op.loc, op.rule)
         return None
 
     def run_procedure(self, name: str, args: list[Any]) -> Any:
@@ -204,7 +204,7 @@ class Game:
 
     # ------------------------------------------------------------ services for compiled rules
 
-    def step(self, location: Any, rule: str) -> None:
+    def step(self, location: Location | None, rule: str) -> None:
         self.steps += 1
         if self.steps > STEP_BUDGET:
             raise EffectError(f"more than {STEP_BUDGET} steps without a decision: a loop or trigger "
@@ -325,8 +325,9 @@ class Game:
             rng.shuffle(dealt)
             cards.update((a, b) for a, b in zip(group, dealt) if a is not b)
         zones: dict[Zone, Zone] = {}
-        for family in table.zones.values():
-            if isinstance(family, dict) and family and isinstance(next(iter(family)), Card):
+        for name, spec in self.rules.zones.items():
+            if spec.per == "card":
+                family = table.zones[name]
                 zones.update((family[a], family[b]) for a, b in cards.items())
         world = self._copy(cards, zones)
         world.rng = random.Random(rng.getrandbits(64))
@@ -417,10 +418,7 @@ class Game:
         placed = [dec.lookup(layout.cards, i, "card", 1) for ids in saved["zones"] for i in ids]
         if sorted(c.id for c in placed) != [c.id for c in layout.cards]:
             raise SaveError("the saved state does not hold every card exactly once")
-        g.table.contents = [[layout.cards[i - 1] for i in ids] for ids in saved["zones"]]
-        for zone, cards in zip(layout.zone_list, g.table.contents):
-            for card in cards:
-                g.table.where[card.index] = zone
+        g.table.put_all([[layout.cards[i - 1] for i in ids] for ids in saved["zones"]])
         for i in saved["face_down"]:
             g.table.face_down[dec.lookup(layout.cards, i, "card", 1).index] = True
         for i, seers in saved["known"].items():

@@ -111,13 +111,18 @@ def resume(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dic
             return Game.from_snapshot(ruleset, data["state"]), data, warnings
         except SaveError as exc:
             raise SaveError(f"{path}: {exc}") from None
-    return replay(path, ruleset_path)
+    return _replayed(path, data, ruleset), data, warnings
 
 
 def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:
     """Re-run a save. Returns the game, the save data and a list of warnings."""
     data = read_save(path)
     ruleset, warnings = _ruleset(path, data, ruleset_path)
+    return _replayed(path, data, ruleset), data, warnings
+
+
+def _replayed(path: str | Path, data: dict[str, Any], ruleset: Ruleset) -> Game:
+    """The game of a save, from its seed and decisions."""
     try:
         options = ruleset.resolve_options({k: str(v) for k, v in data["options"].items()}, data["players"])
         game = Game(ruleset, data["players"], options, data["seed"])
@@ -130,4 +135,4 @@ def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dic
             raise SaveError(f"{path}: decision {i + 1} of {len(data['decisions'])} cannot be replayed: {exc}") from None
         except EngineError as exc:
             raise SaveError(f"{path}: replaying decision {i + 1} failed: {exc}") from None
-    return game, data, warnings
+    return game

@@ -142,16 +142,21 @@ class Table:
         the zone of the card it becomes): each place holds another card, with the place's
         state (face down, who remembers it) unchanged."""
         other = self.copy(counters)
-        zone_list = self.layout.zone_list
-        for zone in zone_list:
-            other.contents[zones.get(zone, zone).index] = [cards.get(c, c) for c in self.contents[zone.index]]
-        for zone, held in zip(zone_list, other.contents):
-            for card in held:
-                other.where[card.index] = zone
+        contents = other.contents
+        for zone in self.layout.zone_list:
+            contents[zones.get(zone, zone).index] = [cards.get(c, c) for c in self.contents[zone.index]]
+        other.put_all(contents)
         for old, new in cards.items():
             other.face_down[new.index] = self.face_down[old.index]
             other.known[new.index] = self.known[old.index]
         return other
+
+    def put_all(self, contents: list[list[Card]]) -> None:
+        """Lay out every card at once: the contents of each zone, by zone index."""
+        self.contents = contents
+        for zone, held in zip(self.layout.zone_list, contents):
+            for card in held:
+                self.where[card.index] = zone
 
     @property
     def cards(self) -> list[Card]:

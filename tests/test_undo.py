@@ -2,12 +2,15 @@
 card they could not see was shown to them since, or another person decided in between."""
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from engine import Game, load_ruleset
 from engine.agents import HumanAgent, RandomAgent
 from engine.simulate import play
 from engine.undo import TakeBack, UndoHistory
+from engine.view import view
 
 from test_cli import engine
 
@@ -115,11 +118,9 @@ def test_without_history_undo_is_not_available(pairs):
 
 
 def test_the_terminal_asks_for_undo_with_u(pairs):
-    import io
     out = io.StringIO()
     agent = HumanAgent(io.StringIO("u\n"), out)
     game = Game(load_ruleset(pairs), 2, seed=1)
-    from engine.view import view
     with pytest.raises(TakeBack):
         agent.choose(view(game, 1))
     assert "u to undo" in out.getvalue()

@@ -89,7 +89,7 @@ def _explain(exc: Exception) -> str:
     return f"{exc.__class__.__name__}: {exc}"
 
 
-def _locate(exc: Exception, location: Location, rule: str) -> EffectError | None:
+def locate(exc: Exception, location: Location | None, rule: str) -> EffectError | None:
     """The error to raise for a fault inside a rule: a Python fault or an EffectError without a
     place gets this rule's place; control flow and located errors pass as they are (None)."""
     if isinstance(exc, CONTROL):
@@ -189,7 +189,7 @@ class Compiler:
             try:
                 return fn(g, env)
             except Exception as exc:
-                located = _locate(exc, loc, rule)
+                located = locate(exc, loc, rule)
                 if located is None:
                     raise
                 raise located from None
@@ -233,7 +233,7 @@ class Compiler:
             try:
                 return fn(g, env)
             except Exception as exc:
-                located = _locate(exc, loc, rule)
+                located = locate(exc, loc, rule)
                 if located is None:
                     raise
                 raise located from None
