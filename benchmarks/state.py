@@ -1,15 +1,15 @@
 """Benchmark of the game state: decisions per second, and what a copy of a running game costs.
 
 For each shipped ruleset: random games through the public API (decisions per second), then,
-at a position `--at` decisions into a game (or half a game, if shorter), the cost of a second copy of it by each way the
-engine offers: replaying the decisions from the start, `clone()`, `snapshot()` + JSON text +
-`Game.from_snapshot()`, and `determinize()`. Prints a table; medians of `--repeat` runs.
+at a position `--at` decisions into a game (half a game if games are shorter on average), the cost of a second
+copy of it by each way the engine offers: replaying the decisions from the start, `clone()`,
+`snapshot()` + JSON text + `Game.from_snapshot()`, and `determinize()`. Prints a table; medians of `--repeat` runs.
 
     python benchmarks/state.py                 # every shipped ruleset
     python benchmarks/state.py --games 5 --repeat 3 railways
 
-Runs against whichever `engine` is importable, so the same script measures an older checkout
-(columns it does not offer print as "-").
+`--checkout PATH` measures another checkout of the project (its engine and rulesets), e.g. a
+`git worktree` of an older commit; columns its engine does not offer print as "-".
 """
 from __future__ import annotations
 
@@ -101,16 +101,19 @@ def main() -> int:
     parser.add_argument("--games", type=int, help="games per ruleset for the speed run (default: per ruleset)")
     parser.add_argument("--at", type=int, default=300, help="decisions into a game for the copy costs")
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (the median is shown)")
+    parser.add_argument("--checkout", type=Path, default=ROOT, help="the project checkout to measure (default: this one)")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
+    root = args.checkout.resolve()
+    sys.path.insert(0, str(root))
     Game, load_ruleset = _engine()
     cases = [c for c in CASES if not args.rulesets or c[0] in args.rulesets]
     print(f"{'ruleset':<20}{'p':>2}{'dec/s':>9}{'dec/game':>9}{'at':>5}{'replay':>10}{'clone':>10}"
           f"{'snapshot':>10}{'restore':>10}{'determ.':>10}{'replay/clone':>13}{'replay/snap+rest':>17}")
     for name, players, games in cases:
-        rs = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
+        rs = load_ruleset(root / "rulesets" / f"{name}.yaml")
         rate, per_game = decisions_per_second(Game, rs, players, args.games or games)
-        c = copies(Game, rs, players, min(args.at, int(per_game) // 2), args.repeat)  # mid-game at least
+        at = args.at if args.at < per_game else int(per_game) // 2  # mid-game in a short game
+        c = copies(Game, rs, players, at, args.repeat)
         by_clone = f"{c['replay'] / c['clone']:.0f}x" if c["clone"] else "-"
         by_snap = f"{c['replay'] / (c['snapshot'] + c['restore']):.0f}x" if c["snapshot"] else "-"
         print(f"{name:<20}{players:>2}{rate:>9.0f}{per_game:>9.0f}{c['at']:>5}{_fmt(c['replay']):>10}"
