@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import EffectError, IllegalMove, Location, SaveError
-from .lang.compiler import locate
-from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
+from .lang.compiler import evaluate, locate
+from .program import CATCH, EMIT, STEP_BUDGET, SUSPENDED, TOO_LONG, EndGame, Frame
 from .ruleset import Ruleset
 from .table import Card, Player, Table, Zone
 from .values import Copier, Decoder, Encoder, frozen
 
-STEP_BUDGET = 200_000
 MAX_FRAMES = 5_000  # procedures and triggers running at once (inside each other)
 CHECKPOINT_EVERY = 100  # decisions between the copies a failed move is restored from
 SNAPSHOT_FORMAT = "engine-state/1"
@@ -174,7 +173,7 @@ class Game:
             op = frame.code.ops[frame.pc]
             if op.loc is not None:
                 return locate(exc, op.loc, op.rule)
-        return None
+        return locate(exc, None, "")
 
     def run_procedure(self, name: str, args: list[Any]) -> Any:
         """Run a procedure of the ruleset to its end, from Python (an `arrange` hook, a test),
@@ -207,8 +206,7 @@ class Game:
     def step(self, location: Location | None, rule: str) -> None:
         self.steps += 1
         if self.steps > STEP_BUDGET:
-            raise EffectError(f"more than {STEP_BUDGET} steps without a decision: a loop or trigger "
-                              "that never ends?", location, rule)
+            raise EffectError(TOO_LONG, location, rule)
 
     def ask(self, player: Any, options: list[Any], prompt: tuple) -> object:
         """Make `player` choose one of `options`; the game waits until `apply`."""
@@ -455,7 +453,8 @@ class Game:
 
     def scores(self) -> dict[Player, Any]:
         """Each player's score by the ruleset's scoring; with teams, a team's sum for each member."""
-        own = {p: self.rules.score(self, {"player": p}) for p in self.players}
+        score = self.rules.score
+        own = {p: evaluate(score, self, {"player": p}) for p in self.players}
         teams = self.team_groups()
         if not teams:
             return own
@@ -471,7 +470,7 @@ class Game:
         if self.rules.teams is None:
             return None
         when, groups = self.rules.teams
-        return groups if when(self, {}) else None
+        return groups if evaluate(when, self, {}) else None
 
     def winners(self) -> list[Player]:
         """The players with the best score (then tiebreak); tied players share the win."""
@@ -479,7 +478,7 @@ class Game:
         tiebreak = self.rules.tiebreak
 
         def key(p: Player) -> tuple:
-            return (scores[p], tiebreak(self, {"player": p}) if tiebreak else 0)
+            return (scores[p], evaluate(tiebreak, self, {"player": p}) if tiebreak else 0)
         best = max(key(p) for p in self.players)
         return [p for p in self.players if key(p) == best]
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from .errors import EffectError, Location
 
 SUSPENDED = object()  # returned by a call that pushed a frame or asked a player
+STEP_BUDGET = 200_000  # steps (loop iterations, instructions) a game may take between decisions
 
 Deliver = Callable[[Any, "Frame", Any], None]
 
@@ -38,6 +39,14 @@ class EndGame(Exception):
 
 
 CONTROL = (Break, Continue, Return, EndGame)
+
+
+TOO_LONG = f"more than {STEP_BUDGET} steps without a decision: a loop or trigger that never ends?"
+
+
+def too_long() -> None:
+    """Stop a game that took more than STEP_BUDGET steps since its last decision."""
+    raise EffectError(TOO_LONG)
 
 
 class Code:
@@ -316,13 +325,6 @@ def deliver_next(g, frame: Frame, value: Any) -> None:
 def deliver_local(name: str) -> Deliver:
     def deliver(g, frame, value):
         frame.env[name] = value
-        frame.pc += 1
-    return deliver
-
-
-def deliver_store(store: Callable) -> Deliver:
-    def deliver(g, frame, value):
-        store(g, frame.env, value)
         frame.pc += 1
     return deliver
 

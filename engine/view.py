@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from .game import Game, LogEntry
+from .lang.compiler import evaluate
 from .board import Place, render_hex
 from .table import Card, Player, Table, Zone
 from .values import Copier
@@ -155,7 +156,7 @@ class PlayerView:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
         game = self._game
         return {name: render_hex(game.rules.boards[name],
-                                 lambda place, show=show: self._label(show(game, {"place": place})))
+                                 lambda place, show=show: self._label(evaluate(show, game, {"place": place})))
                 for name, show in game.rules.board_display.items()}
 
     def as_dict(self, log_last: int | None = None) -> dict[str, Any]:

@@ -1,14 +1,19 @@
-"""Compiling effect-language trees to Python closures, once, at load time.
+"""Compiling effect-language trees to Python functions, once, at load time.
 
-Expressions become `fn(g, env) -> value`, and so do runs of statements that never ask a
-player. A program becomes a `Code` (program.py): statements that may suspend the game (a
-choice, an emit, a procedure call), and the ifs and loops around them, are instructions,
-so where a game waits is data. Names are resolved here, so a misspelt zone or function is a
-load-time error with a suggestion. Nothing is ever passed to eval or exec.
+Expressions become functions `fn(g, env) -> value`, and so do runs of statements that never
+ask a player. A program becomes a `Code` (program.py): statements that may suspend the game (a
+choice, an emit, a procedure call), and the ifs and loops around them, are instructions, so
+where a game waits is data. Names are resolved here, so a misspelt zone or function is a
+load-time error with a suggestion.
+
+The compiler builds Python `ast` nodes from the checked tree; codegen.py verifies and compiles
+them. Locals live in the frame's `env` dict (a game can wait in the middle of a procedure),
+except the variable of a comprehension, which is a Python local. Steps are counted at loop
+iterations and instructions, which is what an endless loop or recursion goes through.
 """
 from __future__ import annotations
 
-import operator
+import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -17,14 +22,16 @@ from lark import Token, Tree
 
 from ..board import Board, Place
 from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
-from ..program import (CONTROL, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
-                       Exec, ForInit, ForNext, Jump, Loop, Return, Step, WhileTest, deliver_local,
-                       deliver_next, deliver_return, deliver_store)
+from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Deliver,
+                       Drop, End, Exec, ForInit, ForNext, Jump, Loop, Return, Step, WhileTest,
+                       deliver_local, deliver_next, deliver_return, too_long)
 from ..table import Card, Zone
 from ..values import ConstantList, Lambda
 from . import builtins as B
+from .codegen import Ref, Unit, fault_position, stamp
 
 Fn = Callable[[Any, dict], Any]
+Store = Callable[[ast.expr, "ast.expr | None"], list[ast.stmt]]  # value, key -> statements
 
 CARD_ATTRIBUTES = {"kind", "name", "id", "zone", "owner", "label", "face_down"}
 ZONE_ATTRIBUTES = {"owner", "key", "name"}
@@ -44,7 +51,7 @@ class Names:
     procedures: dict[str, list[str]] = field(default_factory=dict)
     options: set[str] = field(default_factory=set)
     properties: set[str] = field(default_factory=set)
-    lambdas: list[Callable] = field(default_factory=list)  # every `x -> ...` compiled, by index
+    lambdas: list[Callable | Ref] = field(default_factory=list)  # every `x -> ...` compiled, by index
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
@@ -59,10 +66,8 @@ class _Ops:
     def __init__(self, emit: Callable[[Assembler, Loop | None], None]):
         self.emit = emit
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-          "//": operator.floordiv, "%": operator.mod}
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.Div, "//": ast.FloorDiv, "%": ast.Mod}
+_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
 
 
 def contains(g, item: Any, container: Any) -> bool:
@@ -91,14 +96,37 @@ def _explain(exc: Exception) -> str:
 
 def locate(exc: Exception, location: Location | None, rule: str) -> EffectError | None:
     """The error to raise for a fault inside a rule: a Python fault or an EffectError without a
-    place gets this rule's place; control flow and located errors pass as they are (None)."""
-    if isinstance(exc, CONTROL):
+    place gets the place of the innermost rule text running (else `location` in `rule`);
+    control flow and located errors pass as they are (None)."""
+    if isinstance(exc, CONTROL) or (isinstance(exc, EffectError) and exc.location is not None):
+        return None
+    if isinstance(exc, EngineError) and not isinstance(exc, EffectError):
+        return None
+    position = fault_position(exc)
+    raised_here = False
+    if position is not None:
+        location, rule, raised_here = position
+    elif location is None:
         return None
     if isinstance(exc, EffectError):
-        return EffectError(exc.message, location, rule) if exc.location is None else None
-    if isinstance(exc, EngineError):
-        return None
-    return EffectError(_explain(exc), location, rule)
+        message = exc.message
+    elif raised_here and isinstance(exc, KeyError) and isinstance(exc.args[0], str):
+        message = f"'{exc.args[0]}' has no value yet at this point"  # a local read before it is set
+    else:
+        message = _explain(exc)
+    return EffectError(message, location, rule)
+
+
+def evaluate(fn: Fn, g: Any, env: dict) -> Any:
+    """Call a compiled expression from Python, outside the game's program (scores, views): a
+    fault becomes an error located at the rule's text."""
+    try:
+        return fn(g, env)
+    except Exception as exc:
+        located = locate(exc, None, "")
+        if located is None:
+            raise
+        raise located from None
 
 
 def get_attribute(g, obj: Any, name: str) -> Any:
@@ -156,6 +184,93 @@ def get_index(g, obj: Any, key: Any) -> Any:
     raise EffectError(f"{B.describe(obj)} cannot be indexed")
 
 
+def set_counter_item(family: dict, key: Any, value: Any, name: str) -> None:
+    if key not in family:
+        raise EffectError(f"counter {name} has no entry {key!r}")
+    family[key] = value
+
+
+def repeat_range(n: Any) -> range:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise EffectError(f"repeat needs a whole number, got {B.describe(n)}")
+    return range(n)
+
+
+# What generated code may call, besides the game `g` and its locals `env`.
+RUNTIME: dict[str, Any] = {
+    "_r_attr": get_attribute, "_r_index": get_index, "_r_contains": contains, "_r_iterate": B.iterate,
+    "_r_items": B._items, "_r_repeat": repeat_range, "_r_lambda": Lambda, "_r_return": Return,
+    "_r_break": Break, "_r_continue": Continue, "_r_too_long": too_long, "_r_set_item": set_counter_item,
+    "_r_list": list, "_r_len": len,
+    **{f"_b_{name}": spec.fn for name, spec in B.REGISTRY.items()},
+}
+
+
+# ---------------------------------------------------------------- building ast nodes
+
+def _name(name: str) -> ast.Name:
+    return ast.Name(name, ast.Load())
+
+
+def _const(value: Any) -> ast.Constant:
+    return ast.Constant(value)
+
+
+def _call(fn: str | ast.expr, *args: ast.expr) -> ast.Call:
+    return ast.Call(_name(fn) if isinstance(fn, str) else fn, list(args), [])
+
+
+def _attr(obj: ast.expr, attr: str) -> ast.Attribute:
+    return ast.Attribute(obj, attr, ast.Load())
+
+
+def _item(obj: ast.expr, key: ast.expr, store: bool = False) -> ast.Subscript:
+    return ast.Subscript(obj, key, ast.Store() if store else ast.Load())
+
+
+def _game_table(part: str) -> ast.Attribute:
+    return _attr(_attr(_name("g"), "table"), part)
+
+
+def _local(name: str, store: bool = False) -> ast.Subscript:
+    return _item(_name("env"), _const(name), store)
+
+
+def _assign(target: ast.expr, value: ast.expr) -> ast.Assign:
+    return ast.Assign([target], value)
+
+
+def _step() -> list[ast.stmt]:
+    """Count one step of the game; too many since the last decision stop it."""
+    steps = ast.Attribute(_name("g"), "steps", ast.Store())
+    return [ast.AugAssign(steps, ast.Add(), _const(1)),
+            ast.If(ast.Compare(_attr(_name("g"), "steps"), [ast.Gt()], [_const(STEP_BUDGET)]),
+                   [ast.Expr(_call("_r_too_long"))], [])]
+
+
+class _FreeJumps(ast.NodeTransformer):
+    """A break or continue outside any Python loop of its function leaves the function as an
+    exception, which the Exec instruction of the surrounding loop turns into a jump."""
+
+    def visit_For(self, node):
+        return node
+
+    visit_While = visit_For
+
+    def visit_Break(self, node):
+        return ast.copy_location(ast.Raise(_call("_r_break"), None), node)
+
+    def visit_Continue(self, node):
+        return ast.copy_location(ast.Raise(_call("_r_continue"), None), node)
+
+
+def _free_jumps(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    out = [_FreeJumps().visit(s) for s in stmts]
+    for s in out:
+        ast.fix_missing_locations(s)
+    return out
+
+
 class Compiler:
     """Compiles the trees of one rule; problems go into `problems` with file positions."""
 
@@ -165,35 +280,44 @@ class Compiler:
         self.where = where
         self.rule = rule
         self.problems = problems
-        self.scopes: list[set[str]] = []
+        # Names in scope, innermost last: each maps to its Python local, or None for a local
+        # kept in `env`.
+        self.scopes: list[dict[str, str | None]] = []
         self.loops = 0
         self.slots = 0
+        self.temps = 0
+        self.unit = Unit(rule, where(1, 1).file, RUNTIME)
 
     # ------------------------------------------------------------ entry points
 
     def program(self, tree: Tree, params: list[str]) -> Code:
         """The code running the statements of `tree`, with `params` as its first locals."""
-        self.scopes = [set(params)]
+        self.scopes = [dict.fromkeys(params)]
         asm = Assembler()
         self._emit_block(self._block(tree.children), asm, None)
         asm.add(End())
+        self._build()
+        for op in asm.ops:
+            for slot in ("fn", "cond", "items", "start"):
+                value = getattr(op, slot, None)
+                if isinstance(value, Ref):
+                    setattr(op, slot, value.fn)
         return Code(asm.ops)
 
     def expression(self, tree: Tree, params: list[str]) -> Fn:
-        """A function (g, env) -> value; a fault inside it is reported at this rule's text."""
-        self.scopes = [set(params)]
-        fn = self._expr(tree.children[0])
-        loc, rule = self._loc(tree.children[0]), self.rule
+        """A function (g, env) -> value."""
+        self.scopes = [dict.fromkeys(params)]
+        value = self._expr(tree.children[0])
+        ref = self._function([ast.Return(value)], tree.children[0])
+        self._build()
+        return ref.fn
 
-        def evaluate(g, env):
-            try:
-                return fn(g, env)
-            except Exception as exc:
-                located = locate(exc, loc, rule)
-                if located is None:
-                    raise
-                raise located from None
-        return evaluate
+    def _build(self) -> None:
+        self.unit.build()
+        lambdas = self.names.lambdas
+        for i, fn in enumerate(lambdas):
+            if isinstance(fn, Ref) and fn.fn is not None:
+                lambdas[i] = fn.fn
 
     # ------------------------------------------------------------ helpers
 
@@ -214,38 +338,42 @@ class Compiler:
     def _is_local(self, name: str) -> bool:
         return any(name in s for s in self.scopes)
 
+    def _read_local(self, name: str) -> ast.expr:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                python = scope[name]
+                return _name(python) if python else _local(name)
+        raise KeyError(name)
+
     def _declare(self, node: Token, name: str) -> None:
         if name in self.names.all() and name not in self.scopes[0]:
             self._error(node, f"'{name}' is already a name of the ruleset or the language; "
                               "choose another name for this local")
-        self.scopes[-1].add(name)
+        self.scopes[-1][name] = None
 
     def _unknown(self, node: Token, name: str) -> None:
         known = self.names.all() | set().union(*self.scopes)
         self._error(node, f"unknown name '{name}'{suggest(name, known)}")
 
-    def _guard(self, fn: Callable, node: Tree) -> Callable:
-        """Wrap a statement: count steps, and turn Python faults into located EffectErrors."""
-        loc, rule = self._loc(node), self.rule
+    def _temp(self, prefix: str = "_t") -> str:
+        self.temps += 1
+        return f"{prefix}{self.temps}"
 
-        def run(g, env):
-            g.step(loc, rule)
-            try:
-                return fn(g, env)
-            except Exception as exc:
-                located = locate(exc, loc, rule)
-                if located is None:
-                    raise
-                raise located from None
-        return run
+    def _function(self, body: list[ast.stmt], node: Tree | Token | Location,
+                  params: tuple[str, ...] = ("g", "env")) -> Ref:
+        loc = node if isinstance(node, Location) else self._loc(node)
+        return self.unit.define(body, loc, params)
+
+    def _value_function(self, value: ast.expr, node: Tree | Token | Location) -> Ref:
+        return self._function([ast.Return(value)], node)
 
     # ------------------------------------------------------------ statements
     #
-    # A compiled statement is a plain function (g, env), or, when it may suspend the game, an
+    # A compiled statement is a list of ast statements, or, when it may suspend the game, an
     # `_Ops` that adds instructions. A block is a list of (statement, its location); runs of
     # plain statements in a block that suspends become one `Exec` instruction.
 
-    def _block(self, stmts: list) -> list[tuple[Callable | _Ops, Location]]:
+    def _block(self, stmts: list) -> list[tuple[list[ast.stmt] | _Ops, Location]]:
         return [(self._stmt(s), self._loc(s)) for s in stmts if isinstance(s, Tree)]
 
     @staticmethod
@@ -253,23 +381,16 @@ class Compiler:
         return any(isinstance(s, _Ops) for s, _ in block)
 
     @staticmethod
-    def _plain(block: list) -> Callable:
-        """One function running a block of plain statements."""
-        fns = [f for f, _ in block]
-        if len(fns) == 1:
-            return fns[0]
-
-        def run_block(g, env):
-            for f in fns:
-                f(g, env)
-        return run_block
+    def _plain(block: list) -> list[ast.stmt]:
+        return [s for stmts, _ in block for s in stmts] or [ast.Pass()]
 
     def _emit_block(self, block: list, asm: Assembler, loop: Loop | None) -> None:
         run: list = []
 
         def flush() -> None:
             if run:
-                op = asm.add(Exec(self._plain(run), run[0][1], self.rule, cont=loop.top if loop else -1))
+                fn = self._function(_free_jumps(self._plain(run)), run[0][1])
+                op = asm.add(Exec(fn, run[0][1], self.rule, cont=loop.top if loop else -1))
                 if loop:
                     loop.breakers.append(op)
                 run.clear()
@@ -291,22 +412,26 @@ class Compiler:
         finally:
             self.loops -= 1
 
-    def _stmt(self, node: Tree) -> Callable | _Ops:
+    def _stmt(self, node: Tree) -> list[ast.stmt] | _Ops:
         method = getattr(self, "_s_" + node.data, None)
         if method is None:
             self._error(node, f"unsupported statement {node.data}")
-            return lambda g, env: None
+            return [ast.Pass()]
         compiled = method(node)
-        return compiled if isinstance(compiled, _Ops) else self._guard(compiled, node)
+        if isinstance(compiled, _Ops):
+            return compiled
+        loc = self._loc(node)
+        return [stamp(s, loc) for s in compiled]
 
-    def _call_ops(self, node: Tree, start: Callable, deliver: Callable) -> _Ops:
+    def _call_ops(self, node: Tree, start: ast.expr, deliver: Deliver) -> _Ops:
         """The instruction of a statement whose call may suspend, and where its value goes."""
         loc, rule = self._loc(node), self.rule
-        return _Ops(lambda asm, loop: asm.add(Call(start, deliver, loc, rule)))
+        ref = self._value_function(start, loc)
+        return _Ops(lambda asm, loop: asm.add(Call(ref, deliver, loc, rule)))
 
-    def _value_maybe_suspending(self, node: Tree) -> tuple[Callable, bool]:
+    def _value_maybe_suspending(self, node: Tree) -> tuple[ast.expr, bool]:
         """The right-hand side of a statement: a plain expression, or a call that may suspend
-        (then the function returns its value or SUSPENDED)."""
+        (then its value is the call's value or SUSPENDED)."""
         if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
             name = str(node.children[0].children[0])
             if not self._is_local(name):
@@ -317,126 +442,111 @@ class Compiler:
 
     def _s_let_stmt(self, node: Tree):
         name_tok, value = node.children
-        fn, suspends = self._value_maybe_suspending(value)
+        expr, suspends = self._value_maybe_suspending(value)
         self._declare(name_tok, str(name_tok))
         name = str(name_tok)
         if suspends:
-            return self._call_ops(node, fn, deliver_local(name))
+            return self._call_ops(node, expr, deliver_local(name))
+        return [_assign(_local(name, store=True), expr)]
 
-        def let(g, env):
-            env[name] = fn(g, env)
-        return let
-
-    def _store(self, target: Tree, key_computed: bool = False) -> Callable[..., None] | None:
-        """A setter for an assignment target: a local, a counter, or an entry of either."""
+    def _store(self, target: Tree, key_computed: bool = False) -> Store | None:
+        """The statements storing a value into an assignment target: a local, a counter, or an
+        entry of either (at the target's key, or at a key computed before)."""
         name_tok = target.children[0]
         name = str(name_tok)
         if target.data == "name_target":
             if self._is_local(name):
-                def set_local(g, env, v):
-                    env[name] = v
-                return set_local
+                return lambda value, key: [_assign(_local(name, store=True), value)]
             if name in self.names.counters:
                 if self.names.counters[name]:
                     self._error(name_tok, f"'{name}' is one counter per {self.names.counters[name]}; "
                                           f"write {name}[...] = ...")
                     return None
-
-                def set_counter(g, env, v):
-                    g.table.counters[name] = v
-                return set_counter
+                return lambda value, key: [_assign(_item(_game_table("counters"), _const(name), True), value)]
             known = set(self.names.counters) | set().union(*self.scopes)
             self._error(name_tok, f"cannot assign to '{name}': not a local or a counter"
                                   f"{suggest(name, known)}; use 'let {name} = ...' for a new local")
             return None
-        key_fn = self._expr(target.children[1]) if not key_computed else None
+        key_node = target.children[1]
+
+        def key_of(key: ast.expr | None) -> ast.expr:
+            return key if key is not None else self._expr(key_node)
         if self._is_local(name):
-            def set_local_item(g, env, v, key=None):
-                env[name][key_fn(g, env) if key_fn else key] = v
-            return set_local_item
+            return lambda value, key: [_assign(_item(_local(name), key_of(key), True), value)]
         if name in self.names.counters and self.names.counters[name]:
-            def set_counter_item(g, env, v, key=None):
-                family = g.table.counters[name]
-                key = key_fn(g, env) if key_fn else key
-                if key not in family:
-                    raise EffectError(f"counter {name} has no entry {key!r}")
-                family[key] = v
-            return set_counter_item
+            def store_counter_item(value: ast.expr, key: ast.expr | None) -> list[ast.stmt]:
+                family = _item(_game_table("counters"), _const(name))
+                return [ast.Expr(_call("_r_set_item", family, key_of(key), value, _const(name)))]
+            return store_counter_item
         self._error(name_tok, f"cannot assign to '{name}[...]': not a local or a per-player/per-value "
                               f"counter{suggest(name, self.names.counters)}")
         return None
 
     def _s_assign_stmt(self, node: Tree):
         target, value = node.children
-        fn, suspends = self._value_maybe_suspending(value)
-        store = self._store(target) or (lambda g, env, v: None)
+        expr, suspends = self._value_maybe_suspending(value)
+        store = self._store(target) or (lambda value, key: [ast.Expr(value)])
         if suspends:
-            return self._call_ops(node, fn, deliver_store(store))
+            param = self._temp()
+            loc = self._loc(node)
+            ref = self._function(store(_name(param), None), loc, ("g", "env", param))
 
-        def assign(g, env):
-            store(g, env, fn(g, env))
-        return assign
+            def deliver(g, frame, value):
+                ref.fn(g, frame.env, value)
+                frame.pc += 1
+            return self._call_ops(node, expr, deliver)
+        return store(expr, None)
 
     def _s_augassign_stmt(self, node: Tree):
         target, op, value = node.children
         name = str(target.children[0])
-        store = self._store(target, key_computed=target.data == "index_target") or (lambda g, env, v, k=None: None)
-        apply = _ARITH[str(op)[:-1]]
-        fn = self._expr(value)
+        store = self._store(target, key_computed=target.data == "index_target") or \
+            (lambda value, key: [ast.Expr(value)])
+        apply = _ARITH[str(op)[:-1]]()
+        operand = self._expr(value)
         if target.data == "name_target":
-            read = self._expr(Tree("name", [target.children[0]]))
-
-            def augassign(g, env):
-                store(g, env, apply(read(g, env), fn(g, env)))
-            return augassign
+            current = self._expr(Tree("name", [target.children[0]]))
+            return store(ast.BinOp(current, apply, operand), None)
         # name[key] op= value: the key is computed once, for reading and for writing.
-        key_fn = self._expr(target.children[1])
+        key, container = self._temp(), self._temp()
         family = self._expr(Tree("name", [target.children[0]])) if self._is_local(name) or \
-            name in self.names.counters else (lambda g, env: {})
-
-        def augassign_item(g, env):
-            key = key_fn(g, env)
-            container = family(g, env)
-            current = get_index(g, container, key)
-            store(g, env, apply(current, fn(g, env)), key)
-        return augassign_item
+            name in self.names.counters else ast.Dict([], [])
+        current = _call("_r_index", _name("g"), _name(container), _name(key))
+        return [_assign(ast.Name(key, ast.Store()), self._expr(target.children[1])),
+                _assign(ast.Name(container, ast.Store()), family),
+                *store(ast.BinOp(current, apply, operand), _name(key))]
 
     def _s_expr_stmt(self, node: Tree):
-        fn, suspends = self._value_maybe_suspending(node.children[0])
-        return self._call_ops(node, fn, deliver_next) if suspends else fn
+        expr, suspends = self._value_maybe_suspending(node.children[0])
+        return self._call_ops(node, expr, deliver_next) if suspends else [ast.Expr(expr)]
 
     def _s_pass_stmt(self, node: Tree):
-        return lambda g, env: None
+        return [ast.Pass()]
 
     def _s_return_stmt(self, node: Tree):
-        value = node.children[0] if node.children else None
-        if value is None:
-            fn, suspends = (lambda g, env: None), False
+        if node.children and node.children[0] is not None:
+            expr, suspends = self._value_maybe_suspending(node.children[0])
         else:
-            fn, suspends = self._value_maybe_suspending(value)
+            expr, suspends = _const(None), False
         if suspends:
-            return self._call_ops(node, fn, deliver_return)
+            return self._call_ops(node, expr, deliver_return)
+        return [ast.Raise(_call("_r_return", expr), None)]
 
-        def ret(g, env):
-            raise Return(fn(g, env))
-        return ret
-
-    def _jump(self, node: Tree, word: str, signal: type[Exception]):
+    def _jump(self, node: Tree, word: str, statement: ast.stmt):
         if not self.loops:
             self._error(node, f"'{word}' outside a loop")
-
-        def jump(g, env):
-            raise signal()
-        return jump
+            return [ast.Pass()]
+        return [statement]
 
     def _s_break_stmt(self, node: Tree):
-        return self._jump(node, "break", Break)
+        return self._jump(node, "break", ast.Break())
 
     def _s_continue_stmt(self, node: Tree):
-        return self._jump(node, "continue", Continue)
+        return self._jump(node, "continue", ast.Continue())
 
     def _s_if_stmt(self, node: Tree):
-        branches: list[tuple[Fn | None, list]] = [(self._expr(node.children[0]), self._suite(node.children[1]))]
+        branches: list[tuple[ast.expr | None, list]] = [(self._expr(node.children[0]),
+                                                         self._suite(node.children[1]))]
         for child in node.children[2:]:
             if child is None:
                 continue
@@ -445,18 +555,16 @@ class Compiler:
             else:
                 branches.append((None, self._suite(child.children[0])))
         if not any(self._suspends(b) for _, b in branches):
-            plain = [(c, self._plain(b)) for c, b in branches]
-
-            def if_(g, env):
-                for c, b in plain:
-                    if c is None or c(g, env):
-                        return b(g, env)
-            return if_
+            orelse: list[ast.stmt] = []
+            for cond, block in reversed(branches):
+                orelse = self._plain(block) if cond is None else [ast.If(cond, self._plain(block), orelse)]
+            return orelse
         loc, rule = self._loc(node), self.rule
+        conds = [self._value_function(cond, loc) if cond is not None else None for cond, _ in branches]
 
         def emit(asm: Assembler, loop: Loop | None) -> None:
             to_end = []
-            for i, (cond, block) in enumerate(branches):
+            for i, (cond, (_, block)) in enumerate(zip(conds, branches)):
                 test = asm.add(Branch(cond, loc, rule, step=i == 0)) if cond is not None else None
                 self._emit_block(block, asm, loop)
                 if i < len(branches) - 1:
@@ -467,143 +575,106 @@ class Compiler:
                 jump.target = asm.here
         return _Ops(emit)
 
-    def _plain_loop(self, node: Tree, body: Callable, items: Callable[[Any, dict], Any],
-                    var: str | None) -> Callable:
-        """Shared runner of for, while and repeat when the body never suspends."""
-        loc, rule = self._loc(node), self.rule
-
-        def loop(g, env):
-            for item in items(g, env):
-                g.step(loc, rule)
-                if var is not None:
-                    env[var] = item
-                try:
-                    body(g, env)
-                except Continue:
-                    continue
-                except Break:
-                    break
-        return loop
-
-    def _loop_ops(self, node: Tree, body: list, items: Callable | None, cond: Callable | None,
+    def _loop_ops(self, node: Tree, body: list, items: ast.expr | None, cond: ast.expr | None,
                   var: str | None) -> _Ops:
         """Instructions of a loop whose body may suspend: over `items` (for, repeat), computed
         once into a hidden local, or while `cond` holds."""
         loc, rule = self._loc(node), self.rule
         self.slots += 1
         slot = f"#loop{self.slots}"  # never a name a rule can write
+        items_fn = self._value_function(items, loc) if items is not None else None
+        cond_fn = self._value_function(cond, loc) if cond is not None else None
 
         def emit(asm: Assembler, outer: Loop | None) -> None:
-            if items is not None:
-                asm.add(ForInit(items, slot, loc, rule))
+            if items_fn is not None:
+                asm.add(ForInit(items_fn, slot, loc, rule))
                 top = asm.here
                 head: ForNext | WhileTest = asm.add(ForNext(slot, var, loc, rule))
             else:
                 asm.add(Step(loc, rule))
                 top = asm.here
-                head = asm.add(WhileTest(cond, loc, rule))
+                head = asm.add(WhileTest(cond_fn, loc, rule))
             loop = Loop(top)
             self._emit_block(body, asm, loop)
             asm.add(Jump(top))
             head.exit = asm.here
             loop.close(asm.here)
-            if items is not None:
+            if items_fn is not None:
                 asm.add(Drop(slot))
         return _Ops(emit)
 
     def _s_for_stmt(self, node: Tree):
         var_tok, iterable, suite = node.children
-        it = self._expr(iterable)
+        items = _call("_r_items", _name("g"), self._expr(iterable))
         self._declare(var_tok, str(var_tok))
         body = self._loop_body(suite)
-
-        def items(g, env):
-            return B._items(g, it(g, env))
         if self._suspends(body):
             return self._loop_ops(node, body, items, None, str(var_tok))
-        return self._plain_loop(node, self._plain(body), items, str(var_tok))
+        return [ast.For(_local(str(var_tok), store=True), items, _step() + self._plain(body), [])]
 
     def _s_while_stmt(self, node: Tree):
         cond = self._expr(node.children[0])
         body = self._loop_body(node.children[1])
         if self._suspends(body):
             return self._loop_ops(node, body, None, cond, None)
-
-        def while_items(g, env):
-            while cond(g, env):
-                yield None
-        return self._plain_loop(node, self._plain(body), while_items, None)
+        return [ast.While(cond, _step() + self._plain(body), [])]
 
     def _s_repeat_stmt(self, node: Tree):
-        times = self._expr(node.children[0])
+        times = _call("_r_repeat", self._expr(node.children[0]))
         body = self._loop_body(node.children[1])
-
-        def repeat_items(g, env):
-            n = times(g, env)
-            if not isinstance(n, int) or isinstance(n, bool):
-                raise EffectError(f"repeat needs a whole number, got {B.describe(n)}")
-            return list(range(n))
         if self._suspends(body):
-            return self._loop_ops(node, body, repeat_items, None, None)
-        return self._plain_loop(node, self._plain(body), repeat_items, None)
+            return self._loop_ops(node, body, _call("_r_list", times), None, None)
+        return [ast.For(ast.Name(self._temp(), ast.Store()), times, _step() + self._plain(body), [])]
 
     # ------------------------------------------------------------ expressions
 
-    def _expr(self, node: Tree | Token) -> Fn:
+    def _expr(self, node: Tree | Token) -> ast.expr:
         method = getattr(self, "_e_" + node.data, None) if isinstance(node, Tree) else None
         if method is None:
             self._error(node, "unsupported expression")
-            return lambda g, env: None
+            return _const(None)
         return method(node)
 
     def _e_number(self, node):
         text = str(node.children[0])
-        value = float(text) if "." in text else int(text)
-        return lambda g, env: value
+        return _const(float(text) if "." in text else int(text))
 
     def _e_string(self, node):
         raw = str(node.children[0])[1:-1]
-        value = raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
-        return lambda g, env: value
+        return _const(raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\"))
 
     def _e_true(self, node):
-        return lambda g, env: True
+        return _const(True)
 
     def _e_false(self, node):
-        return lambda g, env: False
+        return _const(False)
 
     def _e_none(self, node):
-        return lambda g, env: None
+        return _const(None)
 
     def _e_name(self, node):
         tok = node.children[0]
         name = str(tok)
         if self._is_local(name):
-            def local(g, env):
-                try:
-                    return env[name]
-                except KeyError:
-                    raise EffectError(f"'{name}' has no value yet at this point") from None
-            return local
+            return self._read_local(name)
         n = self.names
         if name in n.constants:
-            value = n.constants[name]
-            return lambda g, env: value
+            return self.unit.value(n.constants[name])
         if name in n.counters:
-            return lambda g, env: g.table.counters[name]
+            return _item(_game_table("counters"), _const(name))
         if name in n.zones:
-            return lambda g, env: g.table.zones[name]
+            return _item(_game_table("zones"), _const(name))
         if name == "players":
-            return lambda g, env: list(g.players)
+            return _item(_attr(_name("g"), "players"), ast.Slice(None, None, None))
         if name == "player_count":
-            return lambda g, env: len(g.players)
+            return _call("_r_len", _attr(_name("g"), "players"))
         if name == "option":
             self._error(tok, "write option.NAME to read a ruleset option")
         elif name in n.functions or name in n.procedures or name in B.REGISTRY:
             self._error(tok, f"'{name}' is a function: call it, as {name}(...)")
         else:
             self._unknown(tok, name)
-        return lambda g, env: None
+        return _const(None)
 
     def _e_attribute(self, node):
         obj, attr_tok = node.children
@@ -612,41 +683,30 @@ class Compiler:
                 and not self._is_local("option"):
             if attr not in self.names.options:
                 self._error(attr_tok, f"unknown option '{attr}'{suggest(attr, self.names.options)}")
-            return lambda g, env: g.options.get(attr)
+            return _call(_attr(_attr(_name("g"), "options"), "get"), _const(attr))
         if attr not in (self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES | PLACE_ATTRIBUTES
                         | ROUTE_ATTRIBUTES):
             self._error(attr_tok, f"no card kind has a property '{attr}'"
                                   f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
-        fn = self._expr(obj)
-        return lambda g, env: get_attribute(g, fn(g, env), attr)
+        return _call("_r_attr", _name("g"), self._expr(obj), _const(attr))
 
     def _e_index(self, node):
         obj, key = node.children
-        o, k = self._expr(obj), self._expr(key)
-        return lambda g, env: get_index(g, o(g, env), k(g, env))
+        return _call("_r_index", _name("g"), self._expr(obj), self._expr(key))
 
     def _e_list(self, node):
-        items = [self._expr(c) for c in node.children if c is not None]
-        return lambda g, env: [i(g, env) for i in items]
+        return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())
 
-    def _comprehension(self, element: Tree, clause: Tree) -> Fn:
+    def _comprehension(self, element: Tree, clause: Tree) -> ast.expr:
         var_tok, iterable, cond = clause.children
-        it = self._expr(iterable)
-        self.scopes.append({str(var_tok)})
+        items = _call("_r_iterate", _name("g"), self._expr(iterable))
+        var = self._temp("_v")
+        self.scopes.append({str(var_tok): var})
         elem = self._expr(element)
         test = self._expr(cond) if cond is not None else None
         self.scopes.pop()
-        var = str(var_tok)
-
-        def comp(g, env):
-            inner = dict(env)
-            out = []
-            for item in B.iterate(g, it(g, env)):
-                inner[var] = item
-                if test is None or test(g, inner):
-                    out.append(elem(g, inner))
-            return out
-        return comp
+        return ast.ListComp(elem, [ast.comprehension(ast.Name(var, ast.Store()), items,
+                                                     [test] if test is not None else [], 0)])
 
     def _e_list_comp(self, node):
         return self._comprehension(node.children[0], node.children[1])
@@ -654,49 +714,55 @@ class Compiler:
     def _e_lambda_expr(self, node):
         var_tok, body = node.children
         var = str(var_tok)
-        self.scopes.append({var})
-        fn = self._expr(body)
-        self.scopes.pop()
+        # The body is a function of its own: the comprehension variables it sees are passed in
+        # its locals, with the rule's.
+        captured = {}
+        for scope in self.scopes:
+            for name, python in scope.items():
+                captured[name] = python
+        outer = self.scopes
+        self.scopes = [dict.fromkeys(captured), {var: None}]
+        try:
+            value = self._expr(body)
+        finally:
+            self.scopes = outer
+        ref = self._value_function(value, node)
         index = len(self.names.lambdas)
-        self.names.lambdas.append(fn)
-        return lambda g, env: Lambda(index, fn, var, env, g)
+        self.names.lambdas.append(ref)
+        passed = {name: python for name, python in captured.items() if python}
+        env = _name("env") if not passed else ast.Dict(
+            [None, *map(_const, passed)], [_name("env"), *map(_name, passed.values())])
+        return _call("_r_lambda", _const(index), _name(ref.name), _const(var), env, _name("g"))
 
     def _e_cond_expr(self, node):
         a, cond, b = (self._expr(c) for c in node.children)
-        return lambda g, env: a(g, env) if cond(g, env) else b(g, env)
+        return ast.IfExp(cond, a, b)
 
     def _e_or_op(self, node):
-        a, b = (self._expr(c) for c in node.children)
-        return lambda g, env: a(g, env) or b(g, env)
+        return ast.BoolOp(ast.Or(), [self._expr(c) for c in node.children])
 
     def _e_and_op(self, node):
-        a, b = (self._expr(c) for c in node.children)
-        return lambda g, env: a(g, env) and b(g, env)
+        return ast.BoolOp(ast.And(), [self._expr(c) for c in node.children])
 
     def _e_not_op(self, node):
-        a = self._expr(node.children[0])
-        return lambda g, env: not a(g, env)
+        return ast.UnaryOp(ast.Not(), self._expr(node.children[0]))
 
     def _e_neg(self, node):
-        a = self._expr(node.children[0])
-        return lambda g, env: -a(g, env)
+        return ast.UnaryOp(ast.USub(), self._expr(node.children[0]))
 
     def _e_compare(self, node):
         left, op, right = node.children
         a, b = self._expr(left), self._expr(right)
         word = " ".join(str(op).split())
         if word == "in":
-            return lambda g, env: contains(g, a(g, env), b(g, env))
+            return _call("_r_contains", _name("g"), a, b)
         if word == "not in":
-            return lambda g, env: not contains(g, a(g, env), b(g, env))
-        fn = _COMPARE[word]
-        return lambda g, env: fn(a(g, env), b(g, env))
+            return ast.UnaryOp(ast.Not(), _call("_r_contains", _name("g"), a, b))
+        return ast.Compare(a, [_COMPARE[word]()], [b])
 
     def _e_arith(self, node):
         left, op, right = node.children
-        a, b = self._expr(left), self._expr(right)
-        fn = _ARITH[str(op)]
-        return lambda g, env: fn(a(g, env), b(g, env))
+        return ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right))
 
     # ------------------------------------------------------------ calls
 
@@ -709,7 +775,7 @@ class Compiler:
             return B.REGISTRY[name].kind
         return None
 
-    def _arguments(self, node: Tree | None) -> list[Fn]:
+    def _arguments(self, node: Tree | None) -> list[ast.expr]:
         if node is None:
             return []
         if node.data == "comp_argument":
@@ -717,22 +783,21 @@ class Compiler:
         return [self._expr(c) for c in node.children]
 
     def _e_call(self, node):
-        fn, _ = self._call(node, statement=False)
-        return fn
+        expr, _ = self._call(node, statement=False)
+        return expr
 
-    def _call(self, node: Tree, statement: bool) -> tuple[Callable, bool]:
+    def _call(self, node: Tree, statement: bool) -> tuple[ast.expr, bool]:
         callee, args_node = node.children
         args = self._arguments(args_node)
         if not (isinstance(callee, Tree) and callee.data == "name") or self._is_local(str(callee.children[0])):
-            target = self._expr(callee)
-            return (lambda g, env: target(g, env)(*[a(g, env) for a in args])), False
+            return ast.Call(self._expr(callee), args, []), False
         tok = callee.children[0]
         name = str(tok)
         kind = self._call_kind(name)
         if kind is None:
             known = set(self.names.functions) | set(self.names.procedures) | set(B.REGISTRY)
             self._error(tok, f"unknown function '{name}'{suggest(name, known)}")
-            return (lambda g, env: None), False
+            return _const(None), False
         if kind in ("function", "procedure"):
             params = (self.names.functions if kind == "function" else self.names.procedures)[name]
             if len(args) != len(params):
@@ -746,11 +811,8 @@ class Compiler:
             what = "asks a player" if kind != B.EFFECT else "changes the game"
             self._error(tok, f"{name}() {what}, so it must stand as a statement of its own "
                              f"(or as 'let x = {name}(...)'), not inside an expression")
-        if kind == "function":
-            return (lambda g, env: g.call_function(name, [a(g, env) for a in args])), False
-        if kind == "procedure":  # pushes the procedure's frame: SUSPENDED
-            return (lambda g, env: g.call_procedure(name, [a(g, env) for a in args])), True
-        impl = B.REGISTRY[name].fn
-        if kind == B.CHOICE:  # the value, or SUSPENDED when it asked a player or pushed a frame
-            return (lambda g, env: impl(g, *[a(g, env) for a in args])), True
-        return (lambda g, env: impl(g, *[a(g, env) for a in args])), False
+        if kind in ("function", "procedure"):  # a procedure pushes its frame: SUSPENDED
+            method = "call_function" if kind == "function" else "call_procedure"
+            return _call(_attr(_name("g"), method), _const(name), ast.List(args, ast.Load())), kind == "procedure"
+        # a choice's value is SUSPENDED when it asked a player or pushed a frame
+        return _call(f"_b_{name}", _name("g"), *args), kind == B.CHOICE

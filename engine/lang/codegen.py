@@ -1,0 +1,162 @@
+"""Python functions generated from a rule's compiled tree: the one module that compiles code.
+
+The compiler (compiler.py) turns a rule's effect-language tree, after every name in it was
+resolved and checked, into Python `ast` nodes; this module checks those nodes, compiles them
+and binds the functions. The rules it keeps, so that text a user wrote never becomes code:
+
+- code is built as an `ast` tree, never from text;
+- user data appears only in `ast.Constant` values (strings, numbers) and in values the engine
+  binds to names it makes itself (`_k0`, `_k1`...); a user's name is never a Python name;
+- `verify` allows only the node types, names and attributes the compiler emits, and is run
+  on every tree before it is compiled;
+- the functions run with an empty `__builtins__` and see only the runtime the compiler hands
+  over (`_r_...`, `_b_...` names);
+- code objects are compiled with the YAML file as file name and YAML line and column numbers,
+  so a fault inside one is reported at its rule's text (`fault_position`).
+
+Nothing here calls eval or exec: the compiled module's function code objects are bound with
+`types.FunctionType`.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import types
+from typing import Any, Callable
+
+from ..errors import Location
+
+# Names that generated code may use: the two parameters, and names with the engine's prefixes.
+_PARAMETERS = {"g", "env"}
+_ENGINE_NAME = re.compile(r"_(r|b)_[a-z][a-z0-9_]*|_[kvtf][0-9]+")
+
+# Attributes that generated code may read or write, on the game and its table.
+ATTRIBUTES = frozenset({"table", "counters", "zones", "contents", "where", "index", "options", "get",
+                        "players", "steps", "call_function", "call_procedure", "props", "fire"})
+
+_NODES = (
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
+    ast.For, ast.While, ast.Break, ast.Continue, ast.Raise, ast.Pass, ast.Name, ast.Load, ast.Store,
+    ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Call, ast.List, ast.Dict, ast.ListComp,
+    ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
+    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq, ast.NotEq,
+    ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.IfExp,
+)
+_CONSTANTS = (str, int, float, bool, type(None))
+
+RULE = "_r_rule"  # the module global naming the rule a generated function belongs to
+
+
+class GeneratedCodeError(Exception):
+    """The compiler produced a tree outside what `verify` allows: a bug of the engine."""
+
+
+class Ref:
+    """A generated function, known by name until its unit is built."""
+
+    __slots__ = ("name", "fn")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.fn: Callable | None = None
+
+
+def verify(tree: ast.AST) -> None:
+    """Refuse any node, name, attribute or constant the compiler does not emit."""
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            raise GeneratedCodeError(f"node {type(node).__name__} is not allowed in generated code")
+        if isinstance(node, ast.Name) and node.id not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.id):
+            raise GeneratedCodeError(f"name {node.id!r} is not allowed in generated code")
+        if isinstance(node, ast.FunctionDef) and not _ENGINE_NAME.fullmatch(node.name):
+            raise GeneratedCodeError(f"function name {node.name!r} is not allowed in generated code")
+        if isinstance(node, ast.arg) and node.arg not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.arg):
+            raise GeneratedCodeError(f"parameter {node.arg!r} is not allowed in generated code")
+        if isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
+            raise GeneratedCodeError(f"attribute {node.attr!r} is not allowed in generated code")
+        if isinstance(node, ast.Constant) and type(node.value) not in _CONSTANTS:
+            raise GeneratedCodeError(f"constant of type {type(node.value).__name__} in generated code")
+        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns):
+            raise GeneratedCodeError("decorated or annotated function in generated code")
+        if isinstance(node, ast.arguments) and (node.vararg or node.kwarg or node.defaults
+                                                or node.kwonlyargs or node.posonlyargs):
+            raise GeneratedCodeError("only plain parameters are allowed in generated code")
+
+
+def stamp(node: ast.AST, loc: Location) -> ast.AST:
+    """Give `node` and everything in it without a position the position `loc` (YAML line and
+    column), so a fault in it is reported there."""
+    line, col = max(loc.line, 1), max(loc.column - 1, 0)
+    for child in ast.walk(node):
+        if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
+            child.lineno, child.col_offset = line, col
+            child.end_lineno, child.end_col_offset = line, col
+    return node
+
+
+class Unit:
+    """The generated functions of one rule, compiled together into one code object."""
+
+    def __init__(self, rule: str, file: str, runtime: dict[str, Any]):
+        self.rule = rule
+        self.file = file
+        self.runtime = runtime
+        self.defs: list[ast.FunctionDef] = []
+        self.refs: list[Ref] = []
+        self.values: dict[str, Any] = {}
+        self._value_names: dict[int, str] = {}
+
+    def value(self, value: Any) -> ast.expr:
+        """An expression for a value known at load time: a constant, or a name bound to it."""
+        if type(value) in _CONSTANTS:
+            return ast.Constant(value)
+        name = self._value_names.get(id(value))
+        if name is None:
+            name = self._value_names[id(value)] = f"_k{len(self.values)}"
+            self.values[name] = value
+        return ast.Name(name, ast.Load())
+
+    def define(self, body: list[ast.stmt], loc: Location, params: tuple[str, ...] = ("g", "env")) -> Ref:
+        """A function of `params` running `body`; its Ref gets the function when the unit is built."""
+        ref = Ref(f"_f{len(self.defs)}")
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
+                             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        self.defs.append(stamp(ast.FunctionDef(ref.name, args, body or [ast.Pass()], [], None), loc))
+        self.refs.append(ref)
+        return ref
+
+    def build(self) -> None:
+        """Verify and compile every function of the unit, and fill in their Refs."""
+        if not self.defs:
+            return
+        module = ast.Module(self.defs, type_ignores=[])
+        verify(module)
+        code = compile(module, self.file, "exec", dont_inherit=True)
+        namespace = {"__builtins__": {}, RULE: self.rule, **self.runtime, **self.values}
+        functions = {c.co_name: types.FunctionType(c, namespace, c.co_name)
+                     for c in code.co_consts if isinstance(c, types.CodeType)}
+        namespace.update(functions)  # a function value (`x -> ...`) names its body
+        for ref in self.refs:
+            ref.fn = functions[ref.name]
+
+
+def fault_position(exc: BaseException) -> tuple[Location, str, bool] | None:
+    """Where in the rules `exc` was raised: the innermost generated function in its traceback,
+    as (YAML location, rule, whether the fault was raised by that code itself rather than by a
+    function it called); None if no generated code is in the traceback."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        if RULE in tb.tb_frame.f_globals:
+            found = tb
+        tb = tb.tb_next
+    if found is None:
+        return None
+    code = found.tb_frame.f_code
+    line, column = found.tb_lineno, 0
+    if hasattr(code, "co_positions") and found.tb_lasti >= 0:
+        positions = list(code.co_positions())
+        if found.tb_lasti // 2 < len(positions):
+            start = positions[found.tb_lasti // 2]
+            line, column = start[0] or line, (start[2] or 0)
+    return (Location(code.co_filename, line, column + 1), found.tb_frame.f_globals[RULE],
+            found.tb_next is None)

@@ -1,0 +1,141 @@
+"""Generated code: text a user wrote never becomes Python code.
+
+The compiler turns checked effect-language trees into Python `ast` trees (engine/lang/codegen.py
+compiles them). Hostile rulesets (quotes, newlines, backslashes, dunder and engine-like names,
+very long literals and names) must play exactly as written, every generated function must run
+with empty builtins, and the verifier must refuse any node the compiler does not emit.
+"""
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from engine.game import Game
+from engine.lang import codegen
+from engine.lang.codegen import GeneratedCodeError, Unit, verify
+from engine.ruleset import load_ruleset
+
+from conftest import ROOT
+
+LONG = "x" * 5000
+LONG_NAME = "n" + "_" * 300 + "z"
+
+HOSTILE = textwrap.dedent('''\
+    game:
+      name: Hostile
+      players: [2]
+    card_kinds:
+      token:
+        zone: pile
+        properties: {value: integer}
+    cards:
+      - {kind: token, name: "Quote \\" ' \\\\ ; __import__('os')", value: 1}
+    zones:
+      pile: {}
+    counters:
+      seen: {initial: []}
+      total: {initial: 0}
+    functions:
+      twice:
+        params: [__import__]
+        expr: __import__ * 2
+    setup: |
+      let __import__ = 5
+      let __builtins__ = "b"
+      let env = 7
+      let g = [g for g in [1, 2]]
+      let _f0 = "f"
+      let _r_attr = 3
+      let _k0 = 11
+      let exec = "exec('1')"
+      let %(long_name)s = "%(long)s"
+      seen = [__import__, __builtins__, env, g, _f0, _r_attr, _k0, exec]
+      seen = seen + ["'); import os; ('", "line\\nbreak", "back\\\\slash", "\\"dq\\""]
+      seen = seen + [%(long_name)s, text(first(pile).name)]
+      let f = __class__ -> __class__ + __import__
+      total = f(1) + twice(__import__) + sum(_v1 * 1 for _v1 in [1, 2])
+      for __builtins__ in [1, 2, 3]:
+          total += __builtins__
+    flow: |
+      let c = choose(1, [1, 2], "pick")
+      total += c
+    scoring:
+      score: total
+    ''') % {"long": LONG, "long_name": LONG_NAME}
+
+
+def test_hostile_names_and_literals_play_as_written(tmp_path):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(HOSTILE)
+    rs = load_ruleset(path)
+    game = Game(rs, 2, seed=1)
+    assert game.table.counters["seen"] == [
+        5, "b", 7, [1, 2], "f", 3, 11, "exec('1')",
+        "'); import os; ('", "line\nbreak", "back\\slash", '"dq"',
+        LONG, "Quote \" ' \\ ; __import__('os')"]
+    # f(1) = 1 + 5, twice(5) = 10, the sum = 3, then 1 + 2 + 3
+    assert game.table.counters["total"] == 6 + 10 + 3 + 6
+    game.apply(1)
+    assert game.over and game.scores()[1] == 27
+
+
+def test_generated_functions_run_without_builtins(tmp_path):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(HOSTILE)
+    rs = load_ruleset(path)
+    functions = [rs.functions["twice"].expr, rs.score, *rs.lambdas]
+    functions += [op.fn for code in rs.codes.values() for op in code.ops if hasattr(op, "fn")]
+    assert functions
+    for fn in functions:
+        assert fn.__globals__["__builtins__"] == {}
+        assert fn.__code__.co_filename == str(path)
+        assert all(n == "__builtins__" or codegen._ENGINE_NAME.fullmatch(n) for n in fn.__globals__)
+
+
+def test_every_shipped_ruleset_compiles_through_the_verifier():
+    for path in sorted((ROOT / "rulesets").glob("*.yaml")):
+        rs = load_ruleset(path)
+        assert all(fn.__globals__["__builtins__"] == {} for fn in [rs.score, *rs.lambdas])
+
+
+@pytest.mark.parametrize("source", [
+    "import os",
+    "from os import path",
+    "def _f0(g, env):\n    return __import__('os')",
+    "def _f0(g, env):\n    return g.__class__",
+    "def _f0(g, env):\n    return os",
+    "def _f0(g, env):\n    return b'bytes'",
+    "def _f0(g, env):\n    return lambda: 1",
+    "def _f0(g, env):\n    with g: pass",
+    "def _f0(g, env):\n    global x",
+    "def _f0(g, env, *args):\n    pass",
+    "def _f0(g, env=1):\n    pass",
+    "def evil(g, env):\n    pass",
+    "@_r_attr\ndef _f0(g, env):\n    pass",
+    "def _f0(g, env):\n    return (yield)",
+    "def _f0(g, env):\n    return [x for x in g]",
+    "def _f0(g, env):\n    return f'{g}'",
+    "class _f0: pass",
+])
+def test_the_verifier_refuses_what_the_compiler_never_emits(source):
+    with pytest.raises(GeneratedCodeError):
+        verify(ast.parse(source))
+
+
+def test_the_verifier_accepts_what_the_compiler_emits():
+    verify(ast.parse("def _f0(g, env):\n    env['x'] = [_v1 for _v1 in _r_iterate(g, g.table.zones['a'])]\n"
+                     "    g.steps += 1\n    return _b_count(g, _k0)"))
+
+
+def test_a_unit_compiles_with_the_yaml_file_and_line(tmp_path):
+    from engine.errors import Location
+    unit = Unit("setup", "rules.yaml", {})
+    ref = unit.define([ast.Return(ast.BinOp(ast.Constant(1), ast.Div(), ast.Constant(0)))],
+                      Location("rules.yaml", 12, 5))
+    unit.build()
+    with pytest.raises(ZeroDivisionError) as info:
+        ref.fn(None, {})
+    location, rule, raised_here = codegen.fault_position(info.value)
+    assert (location.file, location.line, location.column, rule, raised_here) == ("rules.yaml", 12, 5, "setup", True)
