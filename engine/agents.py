@@ -25,7 +25,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> int:
-        return self.rng.randrange(len(view.decision["options"]))
+        return self.rng.randrange(view.option_count)
 
 
 class QuitGame(Exception):

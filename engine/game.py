@@ -52,11 +52,12 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, players: int, options: dict[str, Any] | None = None,
                  seed: int = 0, decisions: list[int] | None = None,
-                 arrange: Callable[[Game], None] | None = None):
+                 arrange: Callable[[Game], None] | None = None, keep_log: bool = True):
         """Set up a game and run it to its first decision, then replay `decisions`.
 
         `arrange`, for tests and puzzles, is called after setup and before the flow starts, to
-        put the table into a chosen position (a game so arranged is not reproducible from a save)."""
+        put the table into a chosen position (a game so arranged is not reproducible from a save).
+        Without `keep_log` the game writes no log: for simulations and searches nobody reads."""
         if players not in ruleset.players:
             raise IllegalMove(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, "
                               f"not {players}")
@@ -74,6 +75,7 @@ class Game:
         self.over = False
         self.steps = 0
         self.arrange = arrange
+        self.keep_log = keep_log
         self.frames: list[Frame] = [Frame(ruleset.main, 0, {})]
         self._checkpoint: Game | None = None
         self._run()
@@ -220,6 +222,8 @@ class Game:
 
     def record(self, parts: tuple) -> None:
         """Log a line; each card in it keeps who could see it at this moment (lists are spelt out)."""
+        if not self.keep_log:
+            return
         flat: list[Any] = []
         for part in parts:
             if isinstance(part, (list, tuple)):
@@ -236,19 +240,8 @@ class Game:
         return None if len(seeing) == len(self.players) else seeing
 
     def call_function(self, name: str, args: list[Any]) -> Any:
-        function = self.rules.functions[name]
-        env = dict(zip(function.params, args))
-        value = function.expr(self, env)
-        table = self.table
-        for modifier in self.rules.modifiers.get(name, ()):
-            for card in self.rules.holding(modifier.holders):
-                zone = table.where[card.index]
-                if modifier.while_in is not None and zone.name not in modifier.while_in:
-                    continue
-                inner = {**env, "value": value, "card": card, "owner": table.owner(zone)}
-                if modifier.condition is None or modifier.condition(self, inner):
-                    value = modifier.value(self, inner)
-        return value
+        """A function of the ruleset, with its modifiers, from Python."""
+        return self.rules.calls[name](self, *args)
 
     def push(self, frame: Frame) -> object:
         """Start running a frame (a procedure, a trigger, the emit driver) inside the current one."""
@@ -298,6 +291,7 @@ class Game:
         other.over = self.over
         other.steps = self.steps
         other.arrange = self.arrange
+        other.keep_log = self.keep_log
         other.frames = [Frame(f.code, f.pc, copy(f.env)) for f in self.frames]
         other._checkpoint = None
         return other
@@ -444,6 +438,7 @@ class Game:
         g.over = bool(data["over"])
         g.steps = 0
         g.arrange = None
+        g.keep_log = True
         g._checkpoint = None
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):
             raise SaveError("the saved state is neither finished nor waiting for a decision")
@@ -472,9 +467,10 @@ class Game:
         when, groups = self.rules.teams
         return groups if evaluate(when, self, {}) else None
 
-    def winners(self) -> list[Player]:
-        """The players with the best score (then tiebreak); tied players share the win."""
-        scores = self.scores()
+    def winners(self, scores: dict[Player, Any] | None = None) -> list[Player]:
+        """The players with the best score (then tiebreak); tied players share the win. `scores`,
+        if given, are this game's `scores()`, computed once."""
+        scores = self.scores() if scores is None else scores
         tiebreak = self.rules.tiebreak
 
         def key(p: Player) -> tuple:

@@ -100,6 +100,7 @@ class Ruleset:
     main: Code | None = None  # setup, then the arrange hook, then flow: where every game starts
     codes: dict[str, Code] = field(default_factory=dict)  # every code by id, to restore frames
     lambdas: list[Callable] = field(default_factory=list)
+    calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None
     tiebreak: Callable | None = None
     teams: tuple[Callable, list[list[int]]] | None = None
@@ -307,7 +308,7 @@ class _Builder:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
                                                       f"display of board {name}")
         for name, f in d.get("functions", {}).items():
-            expr = self.compile(("functions", name, "expr"), "expression", f.get("params", []), f"function {name}")
+            expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
         for name, p in d.get("procedures", {}).items():
             code = self.compile(("procedures", name, "do"), "program", p.get("params", []), f"procedure {name}")
@@ -325,6 +326,9 @@ class _Builder:
                 self._trigger(rs, path + ("triggers", i), t, holders, what, zones)
             for i, m in enumerate(holder.get("modifiers", [])):
                 self._modifier(rs, path + ("modifiers", i), m, holders, what, zones)
+        for name, function in rs.functions.items():
+            names.calls[name] = _with_modifiers(function, rs.modifiers.get(name, []), rs)
+        rs.calls = names.calls
         if "setup" in d:
             rs.setup = self.compile(("setup",), "program", [], "setup")
         rs.flow = self.compile(("flow",), "program", [], "flow") if "flow" in d else Code([End()], "flow")
@@ -541,7 +545,7 @@ class _Builder:
 
     def compile(self, path: tuple, start: str, params: list[str], rule: str) -> Any:
         """A rule's text compiled: a Code for a 'program' (registered under its path), a
-        function (g, env) for an 'expression'."""
+        function (g, env) for an 'expression', a function (g, *params) for a 'function'."""
         compiled = self._compile(path, start, params, rule)
         if start == "program":
             compiled.id = ".".join(map(str, path))
@@ -550,21 +554,24 @@ class _Builder:
 
     def _compile(self, path: tuple, start: str, params: list[str], rule: str) -> Any:
         text = self._text(path)
+        nothing = _nothing() if start == "program" else _none
         try:
-            tree = parse(text, start)
+            tree = parse(text, "program" if start == "program" else "expression")
         except ParseProblem as exc:
             self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
                                             f"in {rule}: {exc.message}"))
-            return _nothing() if start == "program" else _none
+            return nothing
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
         try:
             if start == "program":
                 return compiler.program(tree, params)
+            if start == "function":
+                return compiler.function(tree, params)
             return compiler.expression(tree, params)
         except RecursionError:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
-            return _nothing() if start == "program" else _none
+            return nothing
 
     def _text(self, path: tuple) -> str:
         node: Any = self.data
@@ -579,8 +586,32 @@ def _nothing() -> Code:
     return Code([End()])
 
 
-def _none(g, env):
+def _none(g, *args):
     return None
+
+
+def _with_modifiers(function: Function, modifiers: list[Modifier], rs: Ruleset) -> Callable:
+    """A function (g, *args) with its modifiers: each card carrying one, where it applies,
+    changes the value in turn (modifiers in ruleset order, cards in card order)."""
+    fn, params = function.expr, function.params
+    if not modifiers:
+        return fn
+    plan = [(m, rs.holding(m.holders)) for m in modifiers]
+
+    def call(g, *args):
+        value = fn(g, *args)
+        table = g.table
+        for modifier, cards in plan:
+            for card in cards:
+                zone = table.where[card.index]
+                if modifier.while_in is not None and zone.name not in modifier.while_in:
+                    continue
+                inner = dict(zip(params, args))
+                inner.update(value=value, card=card, owner=table.owner(zone))
+                if modifier.condition is None or modifier.condition(g, inner):
+                    value = modifier.value(g, inner)
+        return value
+    return call
 
 
 def _main(setup: Code | None, flow: Code) -> Code:

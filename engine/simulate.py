@@ -45,10 +45,11 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     started = time.perf_counter()
     for index in range(games):
         s = game_seed(seed, index)
-        game = Game(ruleset, players, options, s)
+        game = Game(ruleset, players, options, s, keep_log=False)
         play(game, make_agents(["random"] * players, s))
-        scores = {str(p): v for p, v in game.scores().items()}
-        winners = [str(p) for p in game.winners()]
+        final = game.scores()
+        scores = {str(p): v for p, v in final.items()}
+        winners = [str(p) for p in game.winners(final)]
         for w in winners:
             wins[w] += 1 / len(winners)
         results.append({"game": index + 1, "seed": s, "scores": scores, "winners": winners,

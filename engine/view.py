@@ -93,6 +93,12 @@ class PlayerView:
         return label(Player(self.player), None, self._names) if self.player is not None else None
 
     @property
+    def option_count(self) -> int:
+        """How many options this player has now (0 when another player decides)."""
+        d = self._game.pending
+        return len(d.options) if d is not None and (self.player is None or d.player == self.player) else 0
+
+    @property
     def decision(self) -> dict[str, Any] | None:
         """The pending decision: who decides; prompt and options only for the decider."""
         if self._decision is False:

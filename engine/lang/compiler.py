@@ -52,6 +52,7 @@ class Names:
     options: set[str] = field(default_factory=set)
     properties: set[str] = field(default_factory=set)
     lambdas: list[Callable | Ref] = field(default_factory=list)  # every `x -> ...` compiled, by index
+    calls: dict[str, Callable] = field(default_factory=dict)  # each function, with its modifiers
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
@@ -286,6 +287,7 @@ class Compiler:
         self.loops = 0
         self.slots = 0
         self.temps = 0
+        self.has_env = True  # whether the function being compiled has its locals in `env`
         self.unit = Unit(rule, where(1, 1).file, RUNTIME)
 
     # ------------------------------------------------------------ entry points
@@ -309,6 +311,16 @@ class Compiler:
         self.scopes = [dict.fromkeys(params)]
         value = self._expr(tree.children[0])
         ref = self._function([ast.Return(value)], tree.children[0])
+        self._build()
+        return ref.fn
+
+    def function(self, tree: Tree, params: list[str]) -> Callable:
+        """A ruleset function: (g, *params) -> value, its parameters Python locals."""
+        python = {p: self._temp("_v") for p in params}
+        self.scopes = [python]
+        self.has_env = False
+        value = self._expr(tree.children[0])
+        ref = self._function([ast.Return(value)], tree.children[0], ("g", *python.values()))
         self._build()
         return ref.fn
 
@@ -730,8 +742,11 @@ class Compiler:
         index = len(self.names.lambdas)
         self.names.lambdas.append(ref)
         passed = {name: python for name, python in captured.items() if python}
-        env = _name("env") if not passed else ast.Dict(
-            [None, *map(_const, passed)], [_name("env"), *map(_name, passed.values())])
+        keys, values = list(map(_const, passed)), list(map(_name, passed.values()))
+        if not self.has_env:
+            env: ast.expr = ast.Dict(keys, values)
+        else:  # the locals themselves, so that the function sees them as they change
+            env = ast.Dict([None, *keys], [_name("env"), *values]) if passed else _name("env")
         return _call("_r_lambda", _const(index), _name(ref.name), _const(var), env, _name("g"))
 
     def _e_cond_expr(self, node):
@@ -811,8 +826,9 @@ class Compiler:
             what = "asks a player" if kind != B.EFFECT else "changes the game"
             self._error(tok, f"{name}() {what}, so it must stand as a statement of its own "
                              f"(or as 'let x = {name}(...)'), not inside an expression")
-        if kind in ("function", "procedure"):  # a procedure pushes its frame: SUSPENDED
-            method = "call_function" if kind == "function" else "call_procedure"
-            return _call(_attr(_name("g"), method), _const(name), ast.List(args, ast.Load())), kind == "procedure"
+        if kind == "function":
+            return _call(_item(self.unit.value(self.names.calls), _const(name)), _name("g"), *args), False
+        if kind == "procedure":  # pushes the procedure's frame: SUSPENDED
+            return _call(_attr(_name("g"), "call_procedure"), _const(name), ast.List(args, ast.Load())), True
         # a choice's value is SUSPENDED when it asked a player or pushed a frame
         return _call(f"_b_{name}", _name("g"), *args), kind == B.CHOICE
