@@ -91,17 +91,23 @@ def routes(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any])
         adjacency.setdefault(id(a), []).append((b, tag))
         adjacency.setdefault(id(b), []).append((a, tag))
     found: list[dict[str, Any]] = []
+    on_route: set[int] = {id(start)}  # ids of the nodes and tags of the route being walked
+    used: set[int] = set()
 
     def walk(node: Any, nodes: list, tags: list) -> None:
         if len(tags) >= max_length:
             return
         for nxt, tag in adjacency.get(id(node), ()):
-            if any(nxt is n for n in nodes) or any(tag is t for t in tags):
+            if id(nxt) in on_route or id(tag) in used:
                 continue
             if goal(nxt):
                 found.append({"edges": tags + [tag], "nodes": nodes + [nxt], "end": nxt})
             else:
+                on_route.add(id(nxt))
+                used.add(id(tag))
                 walk(nxt, nodes + [nxt], tags + [tag])
+                on_route.discard(id(nxt))
+                used.discard(id(tag))
     walk(start, [start], [])
     found.sort(key=lambda r: len(r["edges"]))
     return found

@@ -52,12 +52,15 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, players: int, options: dict[str, Any] | None = None,
                  seed: int = 0, decisions: list[int] | None = None,
-                 arrange: Callable[[Game], None] | None = None, keep_log: bool = True):
+                 arrange: Callable[[Game], None] | None = None, keep_log: bool = True,
+                 rewind: bool = True):
         """Set up a game and run it to its first decision, then replay `decisions`.
 
         `arrange`, for tests and puzzles, is called after setup and before the flow starts, to
         put the table into a chosen position (a game so arranged is not reproducible from a save).
-        Without `keep_log` the game writes no log: for simulations and searches nobody reads."""
+        Without `keep_log` the game writes no log: for simulations and searches nobody reads.
+        Without `rewind` it keeps no checkpoints, so a move that makes a rule fail leaves the game
+        as the fault left it: for simulations, which stop at a fault."""
         if players not in ruleset.players:
             raise IllegalMove(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, "
                               f"not {players}")
@@ -76,6 +79,7 @@ class Game:
         self.steps = 0
         self.arrange = arrange
         self.keep_log = keep_log
+        self.rewind = rewind
         self.frames: list[Frame] = [Frame(ruleset.main, 0, {})]
         self._checkpoint: Game | None = None
         self._run()
@@ -118,7 +122,8 @@ class Game:
             raise IllegalMove("the game is over; no more decisions")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.pending.options):
             raise IllegalMove(f"option {index!r} is not legal here; choose 0 to {len(self.pending.options) - 1}")
-        if self._checkpoint is None or len(self.decisions) - len(self._checkpoint.decisions) >= CHECKPOINT_EVERY:
+        if self.rewind and (self._checkpoint is None
+                            or len(self.decisions) - len(self._checkpoint.decisions) >= CHECKPOINT_EVERY):
             self._checkpoint = self._copy()
         value = self.pending.options[index]
         self.decisions.append(index)
@@ -127,7 +132,8 @@ class Game:
         try:
             self._run(value)
         except EffectError:
-            self._rewind(len(self.decisions) - 1)
+            if self.rewind:
+                self._rewind(len(self.decisions) - 1)
             raise
 
     def _rewind(self, count: int) -> None:
@@ -291,7 +297,7 @@ class Game:
         other.over = self.over
         other.steps = self.steps
         other.arrange = self.arrange
-        other.keep_log = self.keep_log
+        other.keep_log, other.rewind = self.keep_log, self.rewind
         other.frames = [Frame(f.code, f.pc, copy(f.env)) for f in self.frames]
         other._checkpoint = None
         return other
@@ -438,7 +444,7 @@ class Game:
         g.over = bool(data["over"])
         g.steps = 0
         g.arrange = None
-        g.keep_log = True
+        g.keep_log = g.rewind = True
         g._checkpoint = None
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):
             raise SaveError("the saved state is neither finished nor waiting for a decision")

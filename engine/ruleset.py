@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from lark import Tree
+
 from .board import Board, Place
 from .errors import Diagnostic, Location, RulesetError, suggest
-from .lang.compiler import Compiler, Names
+from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, parse
-from .program import EMIT, Arrange, Call, Code, End, Frame, deliver_next
+from .program import EMIT, Arrange, Call, Code, End, Frame, deliver_next, deliver_return
 from .schema import schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
@@ -269,6 +271,7 @@ class _Builder:
         self.smap = smap
         self.problems: list[Diagnostic] = []
         self.codes: dict[str, Code] = {}
+        self._trees: dict[tuple, Tree | None] = {}
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -310,9 +313,18 @@ class _Builder:
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
+        trees = {name: tree for name in d.get("procedures", {})
+                 if (tree := self._parse(("procedures", name, "do"), "program", f"procedure {name}")) is not None}
+        names.direct = never_suspending(trees, names)
         for name, p in d.get("procedures", {}).items():
-            code = self.compile(("procedures", name, "do"), "program", p.get("params", []), f"procedure {name}")
-            rs.procedures[name] = Procedure(name, p.get("params", []), code)
+            path, params, rule = ("procedures", name, "do"), p.get("params", []), f"procedure {name}"
+            if name in names.direct:  # a plain call; its code, for Python's run_procedure, calls it
+                names.calls[name] = self.compile(path, "procedure", params, rule)
+                code = self.codes[".".join(path)] = Code([Call(names.calls[name], deliver_return, None, rule)],
+                                                         ".".join(path))
+            else:
+                code = self.compile(path, "program", params, rule)
+            rs.procedures[name] = Procedure(name, params, code)
         for i, t in enumerate(d.get("triggers", [])):
             self._trigger(rs, ("triggers", i), t, None, "", zones)
         entries = d.get("cards", [])
@@ -555,11 +567,8 @@ class _Builder:
     def _compile(self, path: tuple, start: str, params: list[str], rule: str) -> Any:
         text = self._text(path)
         nothing = _nothing() if start == "program" else _none
-        try:
-            tree = parse(text, "program" if start == "program" else "expression")
-        except ParseProblem as exc:
-            self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
-                                            f"in {rule}: {exc.message}"))
+        tree = self._parse(path, "program" if start in ("program", "procedure") else "expression", rule)
+        if tree is None:
             return nothing
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
@@ -568,10 +577,25 @@ class _Builder:
                 return compiler.program(tree, params)
             if start == "function":
                 return compiler.function(tree, params)
+            if start == "procedure":
+                return compiler.procedure(tree, params)
             return compiler.expression(tree, params)
         except RecursionError:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
             return nothing
+
+    def _parse(self, path: tuple, start: str, rule: str) -> Tree | None:
+        """The tree of a rule's text (parsed once), or None after reporting its syntax error."""
+        key = (path, start)
+        if key not in self._trees:
+            text = self._text(path)
+            try:
+                self._trees[key] = parse(text, start)
+            except ParseProblem as exc:
+                self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
+                                                f"in {rule}: {exc.message}"))
+                self._trees[key] = None
+        return self._trees[key]
 
     def _text(self, path: tuple) -> str:
         node: Any = self.data

@@ -45,7 +45,7 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     started = time.perf_counter()
     for index in range(games):
         s = game_seed(seed, index)
-        game = Game(ruleset, players, options, s, keep_log=False)
+        game = Game(ruleset, players, options, s, keep_log=False, rewind=False)
         play(game, make_agents(["random"] * players, s))
         final = game.scores()
         scores = {str(p): v for p, v in final.items()}

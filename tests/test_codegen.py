@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from engine.errors import EffectError
 from engine.game import Game
 from engine.lang import codegen
 from engine.lang.codegen import GeneratedCodeError, Unit, verify
@@ -139,3 +140,59 @@ def test_a_unit_compiles_with_the_yaml_file_and_line(tmp_path):
         ref.fn(None, {})
     location, rule, raised_here = codegen.fault_position(info.value)
     assert (location.file, location.line, location.column, rule, raised_here) == ("rules.yaml", 12, 5, "setup", True)
+
+
+PLAIN_PROCEDURES = textwrap.dedent('''\
+    game:
+      name: Plain procedures
+      players: [2]
+    zones:
+      pile: {}
+    counters:
+      n: {initial: 0}
+    procedures:
+      down:
+        params: [k]
+        do: |
+          n += 1
+          down(k + 1)
+      find:
+        params: [k]
+        do: |
+          for i in range(0, 10):
+              if i == k:
+                  return i * 10
+          return -1
+      ask:
+        params: []
+        do: |
+          return choose(1, [1, 2], "pick")
+      asks_through:
+        params: []
+        do: |
+          return ask()
+    setup: |
+      n = find(3)
+    flow: |
+      let c = asks_through()
+      if c == 2:
+          down(0)
+    scoring:
+      score: n
+    ''')
+
+
+def test_procedures_that_never_ask_are_plain_calls_and_fail_where_they_fail(tmp_path):
+    path = tmp_path / "plain.yaml"
+    path.write_text(PLAIN_PROCEDURES)
+    rs = load_ruleset(path)
+    assert set(rs.calls) == {"down", "find"}  # ask and asks_through may make the game wait
+    game = Game(rs, 2, seed=1)
+    assert game.table.counters["n"] == 30  # find(3): a return from inside a loop
+    assert game.run_procedure("find", [11]) == -1
+    with pytest.raises(EffectError) as info:
+        game.apply(1)
+    err = info.value
+    assert "rules call each other too deeply" in err.message and err.rule == "procedure down"
+    assert (err.location.file, err.location.line) == (str(path), 13)
+    assert game.table.counters["n"] == 30 and game.pending is not None  # as it was

@@ -53,10 +53,35 @@ class Names:
     properties: set[str] = field(default_factory=set)
     lambdas: list[Callable | Ref] = field(default_factory=list)  # every `x -> ...` compiled, by index
     calls: dict[str, Callable] = field(default_factory=dict)  # each function, with its modifiers
+    direct: set[str] = field(default_factory=set)  # procedures that never ask a player: plain calls
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
                 | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
+
+
+def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
+    """The procedures that can never make the game wait: no choice (choose, emit) in them or in
+    any procedure they call. They run as plain Python calls, without a frame of their own."""
+    direct: dict[str, bool] = {}
+    calls: dict[str, set[str]] = {}
+    for name, tree in procedures.items():
+        direct[name], calls[name] = True, set()
+        for node in tree.iter_subtrees():
+            if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
+                callee = str(node.children[0].children[0])
+                if callee in names.procedures:
+                    calls[name].add(callee)
+                elif callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
+                    direct[name] = False
+    changed = True
+    while changed:
+        changed = False
+        for name in procedures:
+            if direct[name] and any(not direct.get(c, False) for c in calls[name]):
+                direct[name] = False
+                changed = True
+    return {name for name, yes in direct.items() if yes}
 
 
 class _Ops:
@@ -288,6 +313,7 @@ class Compiler:
         self.slots = 0
         self.temps = 0
         self.has_env = True  # whether the function being compiled has its locals in `env`
+        self.direct = False  # compiling a procedure as one Python function: `return` returns
         self.unit = Unit(rule, where(1, 1).file, RUNTIME)
 
     # ------------------------------------------------------------ entry points
@@ -321,6 +347,17 @@ class Compiler:
         self.has_env = False
         value = self._expr(tree.children[0])
         ref = self._function([ast.Return(value)], tree.children[0], ("g", *python.values()))
+        self._build()
+        return ref.fn
+
+    def procedure(self, tree: Tree, params: list[str]) -> Callable:
+        """A procedure that never suspends (see never_suspending): one function (g, env) -> value."""
+        self.scopes = [dict.fromkeys(params)]
+        self.direct = True
+        block = self._block(tree.children)
+        if self._suspends(block):
+            raise AssertionError("a procedure compiled as a plain call suspends")
+        ref = self._function(self._plain(block), tree)
         self._build()
         return ref.fn
 
@@ -542,6 +579,8 @@ class Compiler:
             expr, suspends = _const(None), False
         if suspends:
             return self._call_ops(node, expr, deliver_return)
+        if self.direct:
+            return [ast.Return(expr)]
         return [ast.Raise(_call("_r_return", expr), None)]
 
     def _jump(self, node: Tree, word: str, statement: ast.stmt):
@@ -828,6 +867,10 @@ class Compiler:
                              f"(or as 'let x = {name}(...)'), not inside an expression")
         if kind == "function":
             return _call(_item(self.unit.value(self.names.calls), _const(name)), _name("g"), *args), False
+        if kind == "procedure" and name in self.names.direct:
+            pairs = list(zip(self.names.procedures[name], args))
+            env = ast.Dict([_const(p) for p, _ in pairs], [a for _, a in pairs])
+            return _call(_item(self.unit.value(self.names.calls), _const(name)), _name("g"), env), False
         if kind == "procedure":  # pushes the procedure's frame: SUSPENDED
             return _call(_attr(_name("g"), "call_procedure"), _const(name), ast.List(args, ast.Load())), True
         # a choice's value is SUSPENDED when it asked a player or pushed a frame
