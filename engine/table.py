@@ -114,10 +114,11 @@ class Table:
     """The changing state of the cards of one game, and its counters. Plain lists and dicts:
     `copy` is cheap, and two tables never share anything that changes."""
 
-    __slots__ = ("layout", "where", "contents", "face_down", "known", "counters")
+    __slots__ = ("layout", "zones", "where", "contents", "face_down", "known", "counters")
 
     def __init__(self, layout: Layout, counters: dict[str, Any]):
         self.layout = layout
+        self.zones: dict[str, Zone | dict[Any, Zone]] = layout.zones  # by name: a zone, or a family by key
         self.where: list[Zone] = list(layout.start)           # the zone of each card, by index
         self.contents: list[list[Card]] = [[] for _ in layout.zone_list]
         for card, zone in zip(layout.cards, self.where):
@@ -130,6 +131,7 @@ class Table:
         """An independent copy of this table, with the given (already copied) counters."""
         other = Table.__new__(Table)
         other.layout = self.layout
+        other.zones = self.zones
         other.where = self.where[:]
         other.contents = [c[:] for c in self.contents]
         other.face_down = self.face_down[:]
@@ -162,11 +164,6 @@ class Table:
     def cards(self) -> list[Card]:
         """Every card of the game, in ruleset order (card id 1 first)."""
         return self.layout.cards
-
-    @property
-    def zones(self) -> dict[str, Zone | dict[Any, Zone]]:
-        """Zones by name: a zone, or a family of zones by key."""
-        return self.layout.zones
 
     def all_zones(self) -> list[Zone]:
         return self.layout.zone_list

@@ -138,8 +138,25 @@ def test_a_unit_compiles_with_the_yaml_file_and_line(tmp_path):
     unit.build()
     with pytest.raises(ZeroDivisionError) as info:
         ref.fn(None, {})
-    location, rule, raised_here = codegen.fault_position(info.value)
-    assert (location.file, location.line, location.column, rule, raised_here) == ("rules.yaml", 12, 5, "setup", True)
+    location, rule, unset = codegen.fault_position(info.value)
+    assert (location.file, location.line, location.column, rule, unset) == ("rules.yaml", 12, 5, "setup", None)
+
+
+@pytest.mark.parametrize("flow, message, line", [
+    ("if player_count > 5:\n    let x = 1\nlet y = x + 1\n", "'x' has no value yet at this point", 3),
+    ("let k = 7\nlet y = hand[k]\n", "no entry 7 in that table or family", 2),
+    ("let k = \"x\"\nlet y = hand[k]\n", "no entry 'x' in that table or family", 2),
+    ("let y = count(hand[9])\n", "no entry 9 in that table or family", 1),
+])
+def test_faults_in_generated_code_are_explained_at_their_line(tmp_path, flow, message, line):
+    head = "game:\n  name: Faults\n  players: [2]\nscoring:\n  score: 0\nzones:\n  hand: {per: player}\nflow: |\n"
+    path = tmp_path / "faults.yaml"
+    path.write_text(head + textwrap.indent(flow, "  "))
+    with pytest.raises(EffectError) as info:
+        Game(load_ruleset(path), 2, seed=1)
+    err = info.value
+    assert err.message == message
+    assert (err.location.file, err.location.line, err.rule) == (str(path), 8 + line, "flow")
 
 
 PLAIN_PROCEDURES = textwrap.dedent('''\

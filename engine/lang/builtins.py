@@ -130,13 +130,14 @@ def min_(g, *args):
 
 @builtin("any(items)", example="any(c.suit == led for c in hand[p])")
 def any_(g, items):
-    """True when at least one item is true."""
+    """True when at least one item is true. Written `any(x for ...)`, it stops at the first true x."""
     return any(_items(g, items))
 
 
 @builtin("all(items)", example="all(count(pile[s]) > 0 for s in suits)")
 def all_(g, items):
-    """True when every item is true (also for an empty list)."""
+    """True when every item is true (also for an empty list). Written `all(x for ...)`, it stops
+    at the first false x."""
     return all(_items(g, items))
 
 

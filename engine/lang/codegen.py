@@ -38,6 +38,7 @@ _NODES = (
     ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
     ast.For, ast.While, ast.Break, ast.Continue, ast.Raise, ast.Pass, ast.Name, ast.Load, ast.Store,
     ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Call, ast.List, ast.Dict, ast.ListComp,
+    ast.GeneratorExp,
     ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
     ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq, ast.NotEq,
     ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.IfExp,
@@ -45,6 +46,7 @@ _NODES = (
 _CONSTANTS = (str, int, float, bool, type(None))
 
 RULE = "_r_rule"  # the module global naming the rule a generated function belongs to
+LOCALS = "_r_locals"  # the module global listing the locals its code reads from `env`
 
 
 class GeneratedCodeError(Exception):
@@ -105,6 +107,7 @@ class Unit:
         self.refs: list[Ref] = []
         self.values: dict[str, Any] = {}
         self._value_names: dict[int, str] = {}
+        self.locals: set[str] = set()  # names the code reads from `env`
 
     def value(self, value: Any) -> ast.expr:
         """An expression for a value known at load time: a constant, or a name bound to it."""
@@ -132,7 +135,8 @@ class Unit:
         module = ast.Module(self.defs, type_ignores=[])
         verify(module)
         code = compile(module, self.file, "exec", dont_inherit=True)
-        namespace = {"__builtins__": {}, RULE: self.rule, **self.runtime, **self.values}
+        namespace = {"__builtins__": {}, RULE: self.rule, LOCALS: frozenset(self.locals), **self.runtime,
+                     **self.values}
         functions = {c.co_name: types.FunctionType(c, namespace, c.co_name)
                      for c in code.co_consts if isinstance(c, types.CodeType)}
         namespace.update(functions)  # a function value (`x -> ...`) names its body
@@ -140,10 +144,10 @@ class Unit:
             ref.fn = functions[ref.name]
 
 
-def fault_position(exc: BaseException) -> tuple[Location, str, bool] | None:
+def fault_position(exc: BaseException) -> tuple[Location, str, str | None] | None:
     """Where in the rules `exc` was raised: the innermost generated function in its traceback,
-    as (YAML location, rule, whether the fault was raised by that code itself rather than by a
-    function it called); None if no generated code is in the traceback."""
+    as (YAML location, rule, the local it failed to read if the fault is reading a local that
+    has no value yet); None if no generated code is in the traceback."""
     tb, found = exc.__traceback__, None
     while tb is not None:
         if RULE in tb.tb_frame.f_globals:
@@ -151,12 +155,15 @@ def fault_position(exc: BaseException) -> tuple[Location, str, bool] | None:
         tb = tb.tb_next
     if found is None:
         return None
-    code = found.tb_frame.f_code
+    code, names = found.tb_frame.f_code, found.tb_frame.f_globals
     line, column = found.tb_lineno, 0
     if hasattr(code, "co_positions") and found.tb_lasti >= 0:
         positions = list(code.co_positions())
         if found.tb_lasti // 2 < len(positions):
             start = positions[found.tb_lasti // 2]
             line, column = start[0] or line, (start[2] or 0)
-    return (Location(code.co_filename, line, column + 1), found.tb_frame.f_globals[RULE],
-            found.tb_next is None)
+    unset = None
+    if found.tb_next is None and isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str) \
+            and exc.args[0] in names[LOCALS]:
+        unset = exc.args[0]
+    return Location(code.co_filename, line, column + 1), names[RULE], unset

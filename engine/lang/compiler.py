@@ -129,15 +129,15 @@ def locate(exc: Exception, location: Location | None, rule: str) -> EffectError 
     if isinstance(exc, EngineError) and not isinstance(exc, EffectError):
         return None
     position = fault_position(exc)
-    raised_here = False
+    unset = None
     if position is not None:
-        location, rule, raised_here = position
+        location, rule, unset = position
     elif location is None:
         return None
     if isinstance(exc, EffectError):
         message = exc.message
-    elif raised_here and isinstance(exc, KeyError) and isinstance(exc.args[0], str):
-        message = f"'{exc.args[0]}' has no value yet at this point"  # a local read before it is set
+    elif unset is not None:
+        message = f"'{unset}' has no value yet at this point"
     else:
         message = _explain(exc)
     return EffectError(message, location, rule)
@@ -227,7 +227,7 @@ RUNTIME: dict[str, Any] = {
     "_r_attr": get_attribute, "_r_index": get_index, "_r_contains": contains, "_r_iterate": B.iterate,
     "_r_items": B._items, "_r_repeat": repeat_range, "_r_lambda": Lambda, "_r_return": Return,
     "_r_break": Break, "_r_continue": Continue, "_r_too_long": too_long, "_r_set_item": set_counter_item,
-    "_r_list": list, "_r_len": len,
+    "_r_list": list, "_r_len": len, "_r_any": any, "_r_all": all,
     **{f"_b_{name}": spec.fn for name, spec in B.REGISTRY.items()},
 }
 
@@ -391,7 +391,10 @@ class Compiler:
         for scope in reversed(self.scopes):
             if name in scope:
                 python = scope[name]
-                return _name(python) if python else _local(name)
+                if python:
+                    return _name(python)
+                self.unit.locals.add(name)
+                return _local(name)
         raise KeyError(name)
 
     def _declare(self, node: Token, name: str) -> None:
@@ -741,23 +744,59 @@ class Compiler:
                                   f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
         return _call("_r_attr", _name("g"), self._expr(obj), _const(attr))
 
+    def _family(self, node: Tree | Token) -> tuple[str, str] | None:
+        """('zones' or 'counters', name) if `node` names a zone family or a counter family."""
+        if isinstance(node, Tree) and node.data == "name" and not self._is_local(str(node.children[0])):
+            name = str(node.children[0])
+            if self.names.zones.get(name):
+                return "zones", name
+            if self.names.counters.get(name):
+                return "counters", name
+        return None
+
+    def _zone(self, node: Tree | Token) -> ast.expr | None:
+        """The expression of a zone, if the tree says `node` is one (a zone, or a zone of a
+        family at a key); None if only the running game can tell."""
+        if isinstance(node, Tree) and node.data == "name":
+            name = str(node.children[0])
+            if not self._is_local(name) and name in self.names.zones and self.names.zones[name] is None:
+                return _item(_game_table("zones"), _const(name))
+        if isinstance(node, Tree) and node.data == "index":
+            family = self._family(node.children[0])
+            if family is not None and family[0] == "zones":
+                return self._e_index(node)
+        return None
+
+    def _zone_cards(self, node: Tree | Token) -> ast.expr | None:
+        """The table's own list of the cards in `node`, if it is statically a zone."""
+        zone = self._zone(node)
+        return None if zone is None else _item(_game_table("contents"), _attr(zone, "index"))
+
+    def _items_of(self, node: Tree | Token) -> ast.expr:
+        """The items of a zone, list or table, to read while nothing changes them."""
+        cards = self._zone_cards(node)
+        return cards if cards is not None else _call("_r_iterate", _name("g"), self._expr(node))
+
     def _e_index(self, node):
         obj, key = node.children
+        family = self._family(obj)
+        if family is not None:  # a zone or counter of a family: a plain dict lookup
+            return _item(_item(_game_table(family[0]), _const(family[1])), self._expr(key))
         return _call("_r_index", _name("g"), self._expr(obj), self._expr(key))
 
     def _e_list(self, node):
         return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())
 
-    def _comprehension(self, element: Tree, clause: Tree) -> ast.expr:
+    def _comprehension(self, element: Tree, clause: Tree, lazy: bool = False) -> ast.expr:
         var_tok, iterable, cond = clause.children
-        items = _call("_r_iterate", _name("g"), self._expr(iterable))
+        items = self._items_of(iterable)
         var = self._temp("_v")
         self.scopes.append({str(var_tok): var})
         elem = self._expr(element)
         test = self._expr(cond) if cond is not None else None
         self.scopes.pop()
-        return ast.ListComp(elem, [ast.comprehension(ast.Name(var, ast.Store()), items,
-                                                     [test] if test is not None else [], 0)])
+        clauses = [ast.comprehension(ast.Name(var, ast.Store()), items, [test] if test is not None else [], 0)]
+        return ast.GeneratorExp(elem, clauses) if lazy else ast.ListComp(elem, clauses)
 
     def _e_list_comp(self, node):
         return self._comprehension(node.children[0], node.children[1])
@@ -836,12 +875,27 @@ class Compiler:
             return [self._comprehension(node.children[0], node.children[1])]
         return [self._expr(c) for c in node.children]
 
+    def _counted_zone(self, callee: Tree | Token, args_node: Tree | None) -> bool:
+        return (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) == "count"
+                and not self._is_local("count") and args_node is not None and args_node.data != "comp_argument"
+                and len(args_node.children) == 1 and self._zone(args_node.children[0]) is not None)
+
+    def _short_circuit(self, callee: Tree | Token, args_node: Tree | None) -> bool:
+        return (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) in ("any", "all")
+                and not self._is_local(str(callee.children[0])) and args_node is not None
+                and args_node.data == "comp_argument")
+
     def _e_call(self, node):
         expr, _ = self._call(node, statement=False)
         return expr
 
     def _call(self, node: Tree, statement: bool) -> tuple[ast.expr, bool]:
         callee, args_node = node.children
+        if self._short_circuit(callee, args_node):  # any(x for ...) stops at the first true x
+            name = str(callee.children[0])
+            return _call(f"_r_{name}", self._comprehension(*args_node.children, lazy=True)), False
+        if self._counted_zone(callee, args_node):  # count(zone): the length of its list
+            return _call("_r_len", self._zone_cards(args_node.children[0])), False
         args = self._arguments(args_node)
         if not (isinstance(callee, Tree) and callee.data == "name") or self._is_local(str(callee.children[0])):
             return ast.Call(self._expr(callee), args, []), False
