@@ -63,36 +63,49 @@ class Ref:
         self.fn: Callable | None = None
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    out = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, ast.AST))
+    return out
+
+
 def verify(tree: ast.AST) -> None:
     """Refuse any node, name, attribute or constant the compiler does not emit."""
-    for node in ast.walk(tree):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
         if not isinstance(node, _NODES):
             raise GeneratedCodeError(f"node {type(node).__name__} is not allowed in generated code")
-        if isinstance(node, ast.Name) and node.id not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.id):
+        kind = type(node)
+        if kind is ast.Name and node.id not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.id):
             raise GeneratedCodeError(f"name {node.id!r} is not allowed in generated code")
-        if isinstance(node, ast.FunctionDef) and not _ENGINE_NAME.fullmatch(node.name):
-            raise GeneratedCodeError(f"function name {node.name!r} is not allowed in generated code")
-        if isinstance(node, ast.arg) and node.arg not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.arg):
-            raise GeneratedCodeError(f"parameter {node.arg!r} is not allowed in generated code")
-        if isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
+        if kind is ast.Attribute and node.attr not in ATTRIBUTES:
             raise GeneratedCodeError(f"attribute {node.attr!r} is not allowed in generated code")
-        if isinstance(node, ast.Constant) and type(node.value) not in _CONSTANTS:
+        if kind is ast.Constant and type(node.value) not in _CONSTANTS:
             raise GeneratedCodeError(f"constant of type {type(node.value).__name__} in generated code")
-        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns):
-            raise GeneratedCodeError("decorated or annotated function in generated code")
-        if isinstance(node, ast.arguments) and (node.vararg or node.kwarg or node.defaults
-                                                or node.kwonlyargs or node.posonlyargs):
+        if kind is ast.FunctionDef and (not _ENGINE_NAME.fullmatch(node.name) or node.decorator_list
+                                        or node.returns):
+            raise GeneratedCodeError(f"function {node.name!r} is not allowed in generated code")
+        if kind is ast.arg and (node.arg not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.arg)
+                                or node.annotation):
+            raise GeneratedCodeError(f"parameter {node.arg!r} is not allowed in generated code")
+        if kind is ast.arguments and (node.vararg or node.kwarg or node.defaults or node.kwonlyargs
+                                      or node.posonlyargs):
             raise GeneratedCodeError("only plain parameters are allowed in generated code")
+        stack.extend(_children(node))
 
 
 def stamp(node: ast.AST, loc: Location) -> ast.AST:
-    """Give `node` and everything in it without a position the position `loc` (YAML line and
-    column), so a fault in it is reported there."""
-    line, col = max(loc.line, 1), max(loc.column - 1, 0)
-    for child in ast.walk(node):
-        if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
-            child.lineno, child.col_offset = line, col
-            child.end_lineno, child.end_col_offset = line, col
+    """Give a statement (or function) the position `loc`, its YAML line and column; what is in
+    it without a position of its own gets the same one when its unit is built, so a fault in
+    it is reported there."""
+    node.lineno, node.col_offset = max(loc.line, 1), max(loc.column - 1, 0)
+    node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
     return node
 
 
@@ -134,6 +147,7 @@ class Unit:
             return
         module = ast.Module(self.defs, type_ignores=[])
         verify(module)
+        ast.fix_missing_locations(module)  # each node without a position takes its statement's
         code = compile(module, self.file, "exec", dont_inherit=True)
         namespace = {"__builtins__": {}, RULE: self.rule, LOCALS: frozenset(self.locals), **self.runtime,
                      **self.values}

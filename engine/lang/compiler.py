@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -192,7 +193,7 @@ def get_index(g, obj: Any, key: Any) -> Any:
     t = type(obj)
     if t is list or t is ConstantList:
         return obj[key]
-    if t is dict and key in obj:
+    if (t is dict or t is MappingProxyType) and key in obj:
         return obj[key]
     if t is Zone:
         return g.table.contents[obj.index][key]
@@ -291,10 +292,7 @@ class _FreeJumps(ast.NodeTransformer):
 
 
 def _free_jumps(stmts: list[ast.stmt]) -> list[ast.stmt]:
-    out = [_FreeJumps().visit(s) for s in stmts]
-    for s in out:
-        ast.fix_missing_locations(s)
-    return out
+    return [_FreeJumps().visit(s) for s in stmts]
 
 
 class Compiler:
@@ -782,6 +780,9 @@ class Compiler:
         family = self._family(obj)
         if family is not None:  # a zone or counter of a family: a plain dict lookup
             return _item(_item(_game_table(family[0]), _const(family[1])), self._expr(key))
+        if isinstance(obj, Tree) and obj.data == "name" and not self._is_local(str(obj.children[0])) \
+                and type(self.names.constants.get(str(obj.children[0]))) in (ConstantList, MappingProxyType):
+            return _item(self._expr(obj), self._expr(key))  # an item of a constant list or table
         return _call("_r_index", _name("g"), self._expr(obj), self._expr(key))
 
     def _e_list(self, node):
