@@ -25,6 +25,13 @@ def load_schema(name: str = "ruleset.schema.json") -> dict:
     return schema
 
 
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    """One validator for each schema, made once and kept: it sets up its resolver of `$ref`s
+    on first use, not again for every file."""
+    return jsonschema.Draft202012Validator(load_schema(name))
+
+
 Rejected = tuple[tuple, list | None]  # the path of a rejected value, or of a mapping and its unknown keys
 
 
@@ -32,10 +39,8 @@ def schema_problems(data: Any, smap: SourceMap,
                     name: str = "ruleset.schema.json") -> list[tuple[Diagnostic, Rejected]]:
     """Every schema violation in `data`, each at the position of the offending value or key,
     with what was rejected (so the caller can leave it out and check the rest)."""
-    schema = load_schema(name)
-    validator = jsonschema.Draft202012Validator(schema)
     problems = []
-    for error in validator.iter_errors(data):
+    for error in _validator(name).iter_errors(data):
         path = tuple(error.absolute_path)
         if error.validator == "additionalProperties":
             rejected: Rejected = (path, [k for k in error.instance if k not in error.schema.get("properties", {})])

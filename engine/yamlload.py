@@ -3,9 +3,18 @@
 PyYAML's composer gives nodes with marks; we build plain data from them ourselves so that
 duplicate keys are errors, aliases cannot expand without bound, and every value keeps
 its line and column for later error messages.
+
+Nodes come from libyaml (PyYAML's C parser, about ten times faster) when PyYAML has it, but
+only for ordinary text: PyYAML's pure-Python parser stays the reference for every message
+and position, and libyaml differs from it on some unusual YAML (tabs, byte-order marks, other
+line breaks, '?' inside [ ] or { }, empty values, tags before ',', '#' right after '|' or
+'>'). Text with any of those, text that libyaml rejects and anything that would be reported
+(too deep, too many values, duplicate or odd keys) is read again with the pure-Python parser,
+so results are the same either way (tests/test_fast_loading.py compares the two).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,8 +102,36 @@ class MergedSourceMap:
 
 
 class _Budget:
-    def __init__(self) -> None:
+    def __init__(self, libyaml: bool = False) -> None:
         self.nodes = 0
+        self.libyaml = libyaml  # nodes from libyaml: raise _Unusual where it might differ from PyYAML
+
+
+class _Unusual(Exception):
+    """Nodes from libyaml meet something that the pure-Python parser must read instead."""
+
+
+# Characters where libyaml and PyYAML's pure-Python parser are known to differ: tabs,
+# byte-order marks, and line breaks other than \n and \r\n.
+_UNUSUAL = re.compile("[\t\ufeff\x85\u2028\u2029]")
+
+_LIBYAML: bool | None = None  # whether libyaml is usable, found out on first use
+
+
+def _libyaml_usable() -> bool:
+    """libyaml is there, and it limits nesting (its composer recurses in C, where deep nesting
+    could exhaust the stack instead of raising RecursionError)."""
+    global _LIBYAML
+    if _LIBYAML is None:
+        _LIBYAML = False
+        if getattr(yaml, "__with_libyaml__", False):
+            try:
+                yaml.compose("[" * 2000 + "]" * 2000, Loader=yaml.CSafeLoader)
+            except yaml.YAMLError:
+                _LIBYAML = True
+            except Exception:
+                pass
+    return _LIBYAML
 
 
 def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
@@ -111,6 +148,9 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
             line = text[: exc.start].count(b"\n") + 1
             return None, smap, [Diagnostic(Location(file, line, 1), "file is not valid UTF-8 text")]
     lines = text.splitlines()
+    fast = _load_with_libyaml(text, file, lines)
+    if fast is not None:
+        return fast
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -139,10 +179,28 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
     return data, smap, problems
 
 
+def _load_with_libyaml(text: str, file: str, lines: list[str]) -> tuple[Any, SourceMap, list[Diagnostic]] | None:
+    """load_yaml's result read with libyaml, or None where the pure-Python parser must read it."""
+    if not _libyaml_usable() or _UNUSUAL.search(text):
+        return None
+    smap = SourceMap(file)
+    problems: list[Diagnostic] = []  # stays empty: where a problem would be reported, _Unusual is raised
+    try:
+        node = yaml.compose(text, Loader=yaml.CSafeLoader)
+        if node is None:
+            return None
+        data = _build(node, (), smap, lines, problems, _Budget(libyaml=True), 0)
+    except Exception:  # anything libyaml rejects, anything unusual, any error building the values
+        return None
+    return data, smap, problems
+
+
 def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
            problems: list[Diagnostic], budget: _Budget, depth: int) -> Any:
     budget.nodes += 1
     smap.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if budget.libyaml and (budget.nodes > MAX_NODES or depth > MAX_DEPTH):
+        raise _Unusual
     if budget.nodes > MAX_NODES:
         if budget.nodes == MAX_NODES + 1:
             problems.append(Diagnostic(smap.at(path), f"document has more than {MAX_NODES} values "
@@ -151,9 +209,14 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
     if depth > MAX_DEPTH:
         problems.append(Diagnostic(smap.at(path), f"nesting deeper than {MAX_DEPTH} levels"))
         return None
+    if budget.libyaml and isinstance(node, yaml.CollectionNode) and node.flow_style:
+        _plain_in_flow(node)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
+            if budget.libyaml and (key_node.tag == "tag:yaml.org,2002:merge"
+                                   or not isinstance(key_node, yaml.ScalarNode)):
+                raise _Unusual
             if key_node.tag == "tag:yaml.org,2002:merge":
                 problems.append(Diagnostic(Location(smap.file, key_node.start_mark.line + 1,
                                                     key_node.start_mark.column + 1),
@@ -167,6 +230,8 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
                 problems.append(Diagnostic(Location(smap.file, *kloc), "a mapping key must be a plain value"))
                 continue
             if key in result:
+                if budget.libyaml:
+                    raise _Unusual
                 problems.append(Diagnostic(Location(smap.file, *kloc), f"duplicate key '{key}'"))
                 continue
             smap.key_marks[path + (key,)] = kloc
@@ -175,10 +240,31 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
     if isinstance(node, yaml.SequenceNode):
         return [_build(v, path + (i,), smap, lines, problems, budget, depth + 1)
                 for i, v in enumerate(node.value)]
+    if budget.libyaml and not node.style and not node.value:
+        raise _Unusual  # an empty value: the two parsers place it differently
+    if budget.libyaml and node.style in ("|", ">") and not _plain_block_header(node, lines):
+        raise _Unusual
     value = _scalar(node)
     if isinstance(value, str):
         _remember_text_start(node, path, smap, lines)
     return value
+
+
+def _plain_block_header(node: yaml.ScalarNode, lines: list[str]) -> bool:
+    """The '|' or '>' line of a literal or folded string has its indicators followed by a space
+    or nothing (libyaml, unlike PyYAML, also takes a '#' there)."""
+    line, column = node.start_mark.line, node.start_mark.column
+    header = lines[line][column:] if line < len(lines) else ""
+    rest = header[1:].lstrip("+-0123456789")
+    return header[:1] in ("|", ">") and rest[:1] in ("", " ")
+
+
+def _plain_in_flow(node: yaml.CollectionNode) -> None:
+    """Inside [ ] or { }, PyYAML ends a plain value at '?' where libyaml does not."""
+    children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else node.value
+    for child in children:
+        if isinstance(child, yaml.ScalarNode) and not child.style and "?" in child.value:
+            raise _Unusual
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

@@ -2,13 +2,33 @@
 
 The parser is built once per process; errors become (line, column, message) triples that
 the ruleset loader maps to positions in the YAML file.
+
+Two caches in the user's cache directory save work between runs:
+- the built parser, kept by Lark's own `cache=` option: reading the LALR tables back is
+  about ten times faster than building them. (A parser read back names rules with plain
+  strings where a parser built afresh uses Token('RULE', name); they are equal as strings.)
+- the parse trees of rule texts that parsed, pickled: reading a tree back is several times
+  faster than parsing the text again, and parsing is most of what `engine validate` spends.
+  Text that does not parse is parsed every time, so every error message is made afresh.
+Both files are named after a digest of the grammar, this module and the versions of Lark and
+Python, so a change to any of them starts new files (and the old ones are removed). When there
+is no cache directory that can be written, or a file cannot be read, the work is simply done.
 """
 from __future__ import annotations
 
+import atexit
+import copyreg
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+import lark
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import LarkError
 from lark.indenter import DedentError, Indenter
 
@@ -45,8 +65,148 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    files = _cache_files()
+    if files is not None and not files[0].exists():
+        _remove_other_versions(files)
     return Lark(GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", postlex=_Indenter(),
-                start=["program", "expression"], propagate_positions=True, maybe_placeholders=True)
+                start=["program", "expression"], propagate_positions=True, maybe_placeholders=True,
+                cache=str(files[0]) if files is not None else False)
+
+
+@lru_cache(maxsize=1)
+def _cache_files() -> tuple[Path, Path] | None:
+    """The files of the built parser and of the parse trees, or None when there is no cache
+    directory of the user's that can be made."""
+    directory = _user_cache_dir()
+    if directory is None:
+        return None
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        made_from = GRAMMAR_FILE.read_bytes() + Path(__file__).read_bytes()
+    except OSError:
+        return None
+    versions = f"\0{lark.__version__}\0{sys.version_info[:2]}".encode()
+    key = hashlib.sha256(made_from + versions).hexdigest()[:16]
+    return directory / f"effects-{key}.lark", directory / f"effects-{key}.trees"
+
+
+def _remove_other_versions(files: tuple[Path, ...]) -> None:
+    for path in files[0].parent.glob("effects-*"):
+        if path not in files:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
+def _user_cache_dir() -> Path | None:
+    """The engine's directory in the user's cache directory (it may not exist yet)."""
+    try:
+        if sys.platform == "win32":
+            base = Path(os.environ["LOCALAPPDATA"])
+        elif sys.platform == "darwin":
+            base = Path.home() / "Library" / "Caches"
+        else:
+            xdg = os.environ.get("XDG_CACHE_HOME", "")
+            base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    except (KeyError, RuntimeError):  # no LOCALAPPDATA, no home directory
+        return None
+    return base / "engine" if base.is_absolute() else None
+
+
+class _TreeCache:
+    """Parse trees by the SHA-256 of their start rule and text, pickled. The file is read on
+    first use; at exit, if new trees were made, it is written anew (to a temporary file that
+    then replaces it), keeping the trees this run used and then the most recently used others,
+    up to MAX_BYTES. Each `get` unpickles a new tree, so no two callers share one."""
+
+    MAX_BYTES = 8_000_000
+
+    def __init__(self) -> None:
+        self.stored: dict[str, bytes] | None = None
+        self.used: dict[str, bytes] = {}  # the trees this process parsed or read, in that order
+        self.changed = False
+
+    def get(self, key: str) -> Tree | None:
+        blob = self.used.get(key) or self._stored().get(key)
+        if blob is None:
+            return None
+        try:
+            tree = pickle.loads(blob)
+        except Exception:  # a damaged entry: parse the text again
+            return None
+        if not isinstance(tree, Tree):
+            return None
+        self.used[key] = blob
+        return tree
+
+    def put(self, key: str, tree: Tree) -> None:
+        if _cache_files() is None:
+            return
+        try:
+            self.used[key] = _dumps(tree)
+        except Exception:  # e.g. RecursionError: a tree too deep to pickle is not kept
+            return
+        if not self.changed:
+            self.changed = True
+            atexit.register(self.save)
+
+    def _stored(self) -> dict[str, bytes]:
+        if self.stored is None:
+            self.stored = {}
+            files = _cache_files()
+            if files is not None:
+                try:
+                    with open(files[1], "rb") as f:
+                        stored = pickle.load(f)
+                    if isinstance(stored, dict):
+                        self.stored = stored
+                except Exception:  # missing, unreadable or damaged: start afresh
+                    pass
+        return self.stored
+
+    def save(self) -> None:
+        files = _cache_files()
+        if files is None:
+            return
+        kept = {k: v for k, v in self._stored().items() if k not in self.used}
+        kept.update(self.used)  # last, so kept first
+        size = sum(map(len, kept.values()))
+        for key in list(kept):
+            if size <= self.MAX_BYTES:
+                break
+            size -= len(kept.pop(key))
+        temporary = None
+        try:
+            with tempfile.NamedTemporaryFile("wb", dir=files[1].parent, prefix=".effects-",
+                                             delete=False) as f:
+                temporary = f.name
+                pickle.dump(kept, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, files[1])
+        except OSError:
+            if temporary is not None:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass
+
+
+def _dumps(tree: Tree) -> bytes:
+    """A pickled tree whose tokens keep all their positions (Lark pickles a token without its
+    end line, end column and end position)."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, Token: _reduce_token}
+    pickler.dump(tree)
+    return buffer.getvalue()
+
+
+def _reduce_token(token: Token) -> tuple:
+    return Token, (token.type, token.value, token.start_pos, token.line, token.column,
+                   token.end_line, token.end_column, token.end_pos)
+
+
+_TREES = _TreeCache()
 
 
 def parse(text: str, start: str) -> Tree:
@@ -54,8 +214,12 @@ def parse(text: str, start: str) -> Tree:
     if len(text) > MAX_SOURCE_CHARS:
         raise ParseProblem(1, 1, f"rule text is longer than the limit of {MAX_SOURCE_CHARS} characters")
     source = text if text.endswith("\n") else text + "\n"
+    key = hashlib.sha256(f"{start}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
+    tree = _TREES.get(key)
+    if tree is not None:
+        return tree
     try:
-        return _parser().parse(source, start=start)
+        tree = _parser().parse(source, start=start)
     except UnexpectedCharacters as exc:
         char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
         raise ParseProblem(exc.line, exc.column, f"unexpected character {char!r}") from None
@@ -84,6 +248,8 @@ def parse(text: str, start: str) -> Tree:
                                              "(indent it like a line above)") from None
     except (LarkError, RecursionError) as exc:
         raise ParseProblem(1, 1, f"cannot parse this rule: {exc.__class__.__name__}") from None
+    _TREES.put(key, tree)
+    return tree
 
 
 def _bad_dedent(source: str) -> tuple[int, int]:
