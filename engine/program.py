@@ -14,7 +14,7 @@ from typing import Any, Callable
 from .errors import EffectError, Location
 
 SUSPENDED = object()  # returned by a call that pushed a frame or asked a player
-STEP_BUDGET = 200_000  # steps (loop iterations, instructions) a game may take between decisions
+STEP_BUDGET = 200_000  # loop iterations a game may take between decisions
 
 Deliver = Callable[[Any, "Frame", Any], None]
 
@@ -131,26 +131,16 @@ class Jump(Op):
 
 
 class Branch(Op):
-    """Go on if `cond` holds, else jump to `target` (if/elif). `step` counts the statement."""
+    """Go on if `cond` holds, else jump to `target` (if/elif)."""
 
-    __slots__ = ("cond", "target", "step")
+    __slots__ = ("cond", "target")
 
-    def __init__(self, cond: Callable, loc: Location, rule: str, step: bool, target: int = -1):
+    def __init__(self, cond: Callable, loc: Location, rule: str, target: int = -1):
         super().__init__(loc, rule)
-        self.cond, self.step, self.target = cond, step, target
+        self.cond, self.target = cond, target
 
     def run(self, g, frame):
-        if self.step:
-            g.step(self.loc, self.rule)
         frame.pc = frame.pc + 1 if self.cond(g, frame.env) else self.target
-
-
-class Step(Op):
-    """Count one step for a statement (a loop's own step before its first iteration)."""
-
-    def run(self, g, frame):
-        g.step(self.loc, self.rule)
-        frame.pc += 1
 
 
 class ForInit(Op):
@@ -163,7 +153,6 @@ class ForInit(Op):
         self.items, self.slot = items, slot
 
     def run(self, g, frame):
-        g.step(self.loc, self.rule)
         frame.env[self.slot] = [self.items(g, frame.env), 0]
         frame.pc += 1
 
@@ -232,7 +221,6 @@ class Call(Op):
         self.start, self.deliver = start, deliver
 
     def run(self, g, frame):
-        g.step(self.loc, self.rule)
         value = self.start(g, frame.env)
         if value is not SUSPENDED:
             self.deliver(g, frame, value)

@@ -9,7 +9,8 @@ load-time error with a suggestion.
 The compiler builds Python `ast` nodes from the checked tree; codegen.py verifies and compiles
 them. Locals live in the frame's `env` dict (a game can wait in the middle of a procedure),
 except the variable of a comprehension, which is a Python local. Steps are counted at loop
-iterations and instructions, which is what an endless loop or recursion goes through.
+iterations, which every endless loop goes through (endless recursion is stopped by the depth
+of frames or of Python calls).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from lark import Token, Tree
 from ..board import Board, Place
 from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
 from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Deliver,
-                       Drop, End, Exec, ForInit, ForNext, Jump, Loop, Return, Step, WhileTest,
+                       Drop, End, Exec, ForInit, ForNext, Jump, Loop, Return, WhileTest,
                        deliver_local, deliver_next, deliver_return, too_long)
 from ..table import Card, Zone
 from ..values import ConstantList, Lambda
@@ -617,7 +618,7 @@ class Compiler:
         def emit(asm: Assembler, loop: Loop | None) -> None:
             to_end = []
             for i, (cond, (_, block)) in enumerate(zip(conds, branches)):
-                test = asm.add(Branch(cond, loc, rule, step=i == 0)) if cond is not None else None
+                test = asm.add(Branch(cond, loc, rule)) if cond is not None else None
                 self._emit_block(block, asm, loop)
                 if i < len(branches) - 1:
                     to_end.append(asm.add(Jump()))
@@ -643,7 +644,6 @@ class Compiler:
                 top = asm.here
                 head: ForNext | WhileTest = asm.add(ForNext(slot, var, loc, rule))
             else:
-                asm.add(Step(loc, rule))
                 top = asm.here
                 head = asm.add(WhileTest(cond_fn, loc, rule))
             loop = Loop(top)
