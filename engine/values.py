@@ -59,9 +59,7 @@ class Lambda:
         self.index, self.fn, self.var, self.env, self.g = index, fn, var, env, g
 
     def __call__(self, value: Any) -> Any:
-        inner = dict(self.env)
-        inner[self.var] = value
-        return self.fn(self.g, inner)
+        return self.fn(self.g, self.env, value)  # the body reads its parameter as a Python local
 
 
 _SCALARS = frozenset({int, float, str, bool, type(None), Player})

@@ -213,3 +213,39 @@ def test_procedures_that_never_ask_are_plain_calls_and_fail_where_they_fail(tmp_
     assert "rules call each other too deeply" in err.message and err.rule == "procedure down"
     assert (err.location.file, err.location.line) == (str(path), 13)
     assert game.table.counters["n"] == 30 and game.pending is not None  # as it was
+
+
+def test_function_values_see_their_parameter_and_what_was_in_scope(tmp_path):
+    """A lambda's parameter is a Python local of its body; the comprehension variables and
+    parameters around it are passed to it with the rule's locals."""
+    path = tmp_path / "lambdas.yaml"
+    path.write_text(textwrap.dedent('''\
+        game:
+          name: Lambdas
+          players: [2]
+        zones:
+          pile: {}
+        counters:
+          out: {initial: []}
+        functions:
+          nest:
+            params: [k]
+            expr: "[max_by([1, 2], y -> (y * x) % k) for x in [1, 2, 3]]"
+          twice_over:
+            params: [k]
+            expr: max_by([1, 2, 3], x -> max_by([x, k], y -> 0 - (y - x) * (y - x)))
+        setup: |
+          let base = 10
+          let add = v -> v + base
+          base = 20
+          out = nest(3) + [twice_over(2), add(1)]
+        flow: |
+          pass
+        scoring:
+          score: 0
+        '''))
+    game = Game(load_ruleset(path), 2, seed=1)
+    # nest(3): x = 1 -> y = 2 (2 % 3); x = 2 -> y = 1 (2 % 3); x = 3 -> both 0, the first: 1.
+    # twice_over(2): the inner max_by gives each x itself (distance 0), so the outer gives 3.
+    # add(1): the lambda sees the local as it is when called: 1 + 20.
+    assert game.table.counters["out"] == [2, 1, 1, 3, 21]

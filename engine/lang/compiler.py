@@ -811,13 +811,13 @@ class Compiler:
         for scope in self.scopes:
             for name, python in scope.items():
                 captured[name] = python
-        outer = self.scopes
-        self.scopes = [dict.fromkeys(captured), {var: None}]
+        outer, outer_env, param = self.scopes, self.has_env, self._temp("_v")
+        self.scopes, self.has_env = [dict.fromkeys(captured), {var: param}], True
         try:
             value = self._expr(body)
         finally:
-            self.scopes = outer
-        ref = self._value_function(value, node)
+            self.scopes, self.has_env = outer, outer_env
+        ref = self._function([ast.Return(value)], node, ("g", "env", param))
         index = len(self.names.lambdas)
         self.names.lambdas.append(ref)
         passed = {name: python for name, python in captured.items() if python}
