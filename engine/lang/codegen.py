@@ -63,25 +63,20 @@ class Ref:
         self.fn: Callable | None = None
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
-    out = []
-    for name in node._fields:
-        value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            out.append(value)
-        elif isinstance(value, list):
-            out.extend(v for v in value if isinstance(v, ast.AST))
-    return out
+_NODE_TYPES = frozenset(_NODES)
+_POSITIONED = frozenset(t for t in _NODES if issubclass(t, (ast.stmt, ast.expr, ast.arg)))
 
 
-def verify(tree: ast.AST) -> None:
-    """Refuse any node, name, attribute or constant the compiler does not emit."""
-    stack = [tree]
+def verify(tree: ast.AST, place: bool = False) -> None:
+    """Refuse any node, name, attribute or constant the compiler does not emit. With `place`,
+    also give every node without a position the position of the nearest node around it that
+    has one (its statement's), as ast.fix_missing_locations does, in the same walk."""
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
     while stack:
-        node = stack.pop()
-        if not isinstance(node, _NODES):
-            raise GeneratedCodeError(f"node {type(node).__name__} is not allowed in generated code")
+        node, around = stack.pop()
         kind = type(node)
+        if kind not in _NODE_TYPES:
+            raise GeneratedCodeError(f"node {kind.__name__} is not allowed in generated code")
         if kind is ast.Name and node.id not in _PARAMETERS and not _ENGINE_NAME.fullmatch(node.id):
             raise GeneratedCodeError(f"name {node.id!r} is not allowed in generated code")
         if kind is ast.Attribute and node.attr not in ATTRIBUTES:
@@ -97,7 +92,17 @@ def verify(tree: ast.AST) -> None:
         if kind is ast.arguments and (node.vararg or node.kwarg or node.defaults or node.kwonlyargs
                                       or node.posonlyargs):
             raise GeneratedCodeError("only plain parameters are allowed in generated code")
-        stack.extend(_children(node))
+        if place and kind in _POSITIONED:
+            if getattr(node, "lineno", None) is None and around is not None:
+                node.lineno, node.col_offset = around.lineno, around.col_offset
+                node.end_lineno, node.end_col_offset = around.end_lineno, around.end_col_offset
+            around = node
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend((v, around) for v in value if v is not None)
+            elif value is not None and not isinstance(value, (str, int, float)):
+                stack.append((value, around))
 
 
 def stamp(node: ast.AST, loc: Location) -> ast.AST:
@@ -146,8 +151,7 @@ class Unit:
         if not self.defs:
             return
         module = ast.Module(self.defs, type_ignores=[])
-        verify(module)
-        ast.fix_missing_locations(module)  # each node without a position takes its statement's
+        verify(module, place=True)  # and each node without a position takes its statement's
         code = compile(module, self.file, "exec", dont_inherit=True)
         namespace = {"__builtins__": {}, RULE: self.rule, LOCALS: frozenset(self.locals), **self.runtime,
                      **self.values}

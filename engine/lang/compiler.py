@@ -440,7 +440,8 @@ class Compiler:
 
         def flush() -> None:
             if run:
-                fn = self._function(_free_jumps(self._plain(run)), run[0][1])
+                body = self._plain(run)
+                fn = self._function(_free_jumps(body) if loop else body, run[0][1])
                 op = asm.add(Exec(fn, run[0][1], self.rule, cont=loop.top if loop else -1))
                 if loop:
                     loop.breakers.append(op)
