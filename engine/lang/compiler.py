@@ -313,6 +313,7 @@ class Compiler:
         self.temps = 0
         self.has_env = True  # whether the function being compiled has its locals in `env`
         self.direct = False  # compiling a procedure as one Python function: `return` returns
+        self.card_vars: set[str] = set()  # Python locals that can only hold a card
         self.unit = Unit(rule, where(1, 1).file, RUNTIME)
 
     # ------------------------------------------------------------ entry points
@@ -741,7 +742,12 @@ class Compiler:
                         | ROUTE_ATTRIBUTES):
             self._error(attr_tok, f"no card kind has a property '{attr}'"
                                   f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
-        return _call("_r_attr", _name("g"), self._expr(obj), _const(attr))
+        value = self._expr(obj)
+        if type(value) is ast.Name and value.id in self.card_vars:  # a card's property: read it at once
+            props = _attr(_name(value.id), "props")
+            return ast.IfExp(ast.Compare(_const(attr), [ast.In()], [props]), _item(props, _const(attr)),
+                             _call("_r_attr", _name("g"), value, _const(attr)))
+        return _call("_r_attr", _name("g"), value, _const(attr))
 
     def _family(self, node: Tree | Token) -> tuple[str, str] | None:
         """('zones' or 'counters', name) if `node` names a zone family or a counter family."""
@@ -793,6 +799,8 @@ class Compiler:
         var_tok, iterable, cond = clause.children
         items = self._items_of(iterable)
         var = self._temp("_v")
+        if self._zone(iterable) is not None:  # its variable can only hold a card
+            self.card_vars.add(var)
         self.scopes.append({str(var_tok): var})
         elem = self._expr(element)
         test = self._expr(cond) if cond is not None else None
