@@ -72,6 +72,8 @@ def iterate(g, x: Any) -> Any:
 
 
 def _items(g, x: Any) -> list:
+    if type(x) is list:
+        return x[:]
     return list(iterate(g, x))
 
 
@@ -96,6 +98,9 @@ def describe(x: Any) -> str:
 @builtin("count(items)", example="count(hand[p]) == 0")
 def count(g, items):
     """The number of cards in a zone or items in a list."""
+    t = type(items)
+    if t is list or t is ConstantList:
+        return len(items)
     return len(iterate(g, items))
 
 
