@@ -15,7 +15,8 @@ decisions/s: the median of `--repeat` runs. Then:
   that writes Python's bytecode files and fills the engine's caches.
 - memory: the tracemalloc peak of `simulate()` of Trick of the Rails for N and for 4N games. The
   per-game results simulate() keeps grow a little with N; a peak that grows much more than that
-  means games leave something behind.
+  means games leave something behind. Then the same games alone (public API, nothing kept): their
+  peak should not grow with N at all.
 
     python benchmarks/speed.py                       # every shipped ruleset
     python benchmarks/speed.py trick_of_the_rails --repeat 5 --games 500
@@ -32,6 +33,7 @@ import importlib.util
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -98,15 +100,24 @@ def validate_seconds(root: Path, repeat: int) -> float:
     return statistics.median(times[1:])
 
 
-def memory_peak(simulate: Callable, rs: Any, players: int, games: int) -> int:
-    """Bytes allocated at the peak of simulate() of `games` games, over what was there before."""
+def memory_peak(run: Callable[[], Any]) -> int:
+    """Bytes allocated at the peak of `run()`, over what was there before."""
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    simulate(rs, players, games, SEED, rs.resolve_options({}, players))
+    run()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak - before
+
+
+def games_alone(Game: Any, rs: Any, players: int, games: int) -> None:
+    """Random games through the public API, keeping nothing of them."""
+    options = rs.resolve_options({}, players)
+    for i in range(games):
+        game, rng = Game(rs, players, options, SEED + i), random.Random(i)
+        while not game.over:
+            game.apply(rng.randrange(len(game.legal_actions())))
 
 
 def commit_of(root: Path) -> str:
@@ -131,6 +142,7 @@ def main() -> int:
     sys.path.insert(0, str(root))  # before the first import of the engine
     import engine
     from engine.ruleset import load_ruleset
+    from engine.game import Game
     from engine.simulate import simulate
     ref = load_reference()
 
@@ -173,11 +185,14 @@ def main() -> int:
     if any(c[0] == "trick_of_the_rails" for c in cases):
         rs = load_ruleset(root / "rulesets" / "trick_of_the_rails.yaml")
         counts = [MEMORY_GAMES, 4 * MEMORY_GAMES]
-        peaks = [memory_peak(simulate, rs, 4, n) for n in counts]
-        out["memory"] = {"games": counts, "peak_bytes": peaks}
+        options = rs.resolve_options({}, 4)
+        peaks = [memory_peak(lambda: simulate(rs, 4, n, SEED, options)) for n in counts]
+        alone = [memory_peak(lambda: games_alone(Game, rs, 4, n)) for n in counts]
+        out["memory"] = {"games": counts, "peak_bytes": peaks, "games_alone_peak_bytes": alone}
         say(f"memory: tracemalloc peak of simulate() of trick_of_the_rails: {peaks[0] / 1e3:,.0f} kB for "
             f"{counts[0]} games, {peaks[1] / 1e3:,.0f} kB for {counts[1]} games "
-            f"({(peaks[1] - peaks[0]) / (counts[1] - counts[0]) / 1e3:.2f} kB more a game)")
+            f"({(peaks[1] - peaks[0]) / (counts[1] - counts[0]) / 1e3:.2f} kB more a game: its per-game results); "
+            f"the games alone: {alone[0] / 1e3:,.0f} kB and {alone[1] / 1e3:,.0f} kB")
 
     summary = []
     if "reference" in out:
