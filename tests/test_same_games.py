@@ -1,0 +1,60 @@
+"""The shipped rulesets play exactly the games they played before the engine was made faster.
+
+Each case plays a shipped ruleset with a fixed seed and fixed random decisions (up to 250) and
+compares the number of decisions and the fingerprint of the whole table (`Game.digest()`: every
+zone's cards in order, every counter, the decisions) with the values the engine gave at commit
+88789dc, before rules were compiled to generated Python. A change of the compiler, of the
+generated code or of a ruleset's text that changes play fails here. When a rule is meant to
+change, print the new values with `python tests/test_same_games.py` and say why in the commit.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.game import Game
+from engine.ruleset import load_ruleset
+
+from conftest import ROOT
+
+PLAYERS = {"trick_of_the_rails": 4, "isle_of_trains": 3, "trainsilvania": 3, "railways": 4}
+LIMIT = 250
+
+EXPECTED = {
+    ("trick_of_the_rails", 1): (57, "87c112617617a73c"),
+    ("trick_of_the_rails", 2): (55, "1bead2485f276147"),
+    ("isle_of_trains", 1): (250, "7507f3ef06b0a9c7"),
+    ("isle_of_trains", 2): (250, "c483bda2edbce199"),
+    ("trainsilvania", 1): (65, "c247b1219eacbbdc"),
+    ("trainsilvania", 2): (250, "6b89e701d0338dd2"),
+    ("railways", 1): (250, "5ce63c1194b64c96"),
+    ("railways", 2): (250, "5246192777524fea"),
+}
+
+
+def played(name: str, seed: int) -> tuple[int, str]:
+    rs = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
+    game, rng = Game(rs, PLAYERS[name], None, seed), random.Random(seed)
+    while not game.over and len(game.decisions) < LIMIT:
+        game.apply(rng.randrange(len(game.legal_actions())))
+    return len(game.decisions), game.digest()[:16]
+
+
+@pytest.mark.parametrize("name, seed", sorted(EXPECTED))
+def test_the_same_game_as_before(name, seed):
+    assert played(name, seed) == EXPECTED[(name, seed)]
+
+
+def test_a_changed_game_is_noticed():
+    """The fingerprint sees a single different decision."""
+    rs = load_ruleset(ROOT / "rulesets" / "trick_of_the_rails.yaml")
+    first, second = Game(rs, 4, None, 1), Game(rs, 4, None, 1)
+    first.apply(0)
+    second.apply(1)
+    assert first.digest() != second.digest()
+
+
+if __name__ == "__main__":
+    for key in sorted(EXPECTED):
+        print(f"    {key!r}: {played(*key)!r},")
