@@ -16,8 +16,6 @@ from .errors import EffectError, Location
 SUSPENDED = object()  # returned by a call that pushed a frame or asked a player
 STEP_BUDGET = 200_000  # loop iterations a game may take between decisions
 
-Deliver = Callable[[Any, "Frame", Any], None]
-
 
 class Break(Exception):
     pass
@@ -60,6 +58,18 @@ class Code:
     def __init__(self, ops: list[Op], code_id: str = ""):
         self.id = code_id
         self.ops = ops
+        for i, op in enumerate(ops):  # where each instruction goes next, past any jumps
+            op.next = self._past_jumps(i + 1)
+            for slot in ("target", "exit", "brk", "cont"):
+                if getattr(op, slot, -1) >= 0:
+                    setattr(op, slot, self._past_jumps(getattr(op, slot)))
+
+    def _past_jumps(self, pc: int) -> int:
+        seen = set()
+        while pc < len(self.ops) and type(self.ops[pc]) is Jump and pc not in seen:
+            seen.add(pc)
+            pc = self.ops[pc].target
+        return pc
 
     def __repr__(self) -> str:
         return f"<code {self.id}>"
@@ -79,13 +89,15 @@ class Frame:
 class Op:
     """An instruction. `run` does its work and moves `frame.pc` on (or pushes a frame, or
     leaves one, or asks a player); `resume` receives the value a pushed frame returned or the
-    option a player chose. `loc` and `rule` locate the statement it comes from."""
+    option a player chose. `loc` and `rule` locate the statement it comes from; `next` is the
+    instruction after it, past any jumps (set by Code)."""
 
-    __slots__ = ("loc", "rule")
+    __slots__ = ("loc", "rule", "next")
 
     def __init__(self, loc: Location | None = None, rule: str = ""):
         self.loc = loc
         self.rule = rule
+        self.next = -1
 
     def run(self, g: Any, frame: Frame) -> None:
         raise NotImplementedError
@@ -116,7 +128,7 @@ class Exec(Op):
         except Return as ret:
             g.leave(ret.value)
             return
-        frame.pc += 1
+        frame.pc = self.next
 
 
 class Jump(Op):
@@ -140,7 +152,7 @@ class Branch(Op):
         self.cond, self.target = cond, target
 
     def run(self, g, frame):
-        frame.pc = frame.pc + 1 if self.cond(g, frame.env) else self.target
+        frame.pc = self.next if self.cond(g, frame.env) else self.target
 
 
 class ForInit(Op):
@@ -154,7 +166,7 @@ class ForInit(Op):
 
     def run(self, g, frame):
         frame.env[self.slot] = [self.items(g, frame.env), 0]
-        frame.pc += 1
+        frame.pc = self.next
 
 
 class ForNext(Op):
@@ -174,24 +186,25 @@ class ForNext(Op):
             if self.var is not None:
                 frame.env[self.var] = items[i]
             state[1] = i + 1
-            frame.pc += 1
+            frame.pc = self.next
         else:
             frame.pc = self.exit
 
 
 class WhileTest(Op):
-    """Another iteration of a while loop if `cond` holds, else leave it (to `exit`)."""
+    """Another iteration of a while loop if `cond` holds (always, if it is None: `while true`),
+    else leave it (to `exit`)."""
 
     __slots__ = ("cond", "exit")
 
-    def __init__(self, cond: Callable, loc: Location, rule: str, exit_: int = -1):
+    def __init__(self, cond: Callable | None, loc: Location, rule: str, exit_: int = -1):
         super().__init__(loc, rule)
         self.cond, self.exit = cond, exit_
 
     def run(self, g, frame):
-        if self.cond(g, frame.env):
+        if self.cond is None or self.cond(g, frame.env):
             g.step(self.loc, self.rule)
-            frame.pc += 1
+            frame.pc = self.next
         else:
             frame.pc = self.exit
 
@@ -207,33 +220,41 @@ class Drop(Op):
 
     def run(self, g, frame):
         frame.env.pop(self.slot, None)
-        frame.pc += 1
+        frame.pc = self.next
 
 
 class Call(Op):
     """A statement whose call may suspend: a procedure, choose(), emit(). `start` returns the
-    value at once or SUSPENDED; `deliver` puts the value where the statement wants it."""
+    value at once or SUSPENDED. Then, with `leaves`, the value is what the frame returns;
+    else `then` (g, env, value), if any, puts it where the statement wants it and runs the
+    plain statements that follow."""
 
-    __slots__ = ("start", "deliver")
+    __slots__ = ("start", "then", "leaves")
 
-    def __init__(self, start: Callable, deliver: Deliver, loc: Location, rule: str):
+    def __init__(self, start: Callable, then: Callable | None, loc: Location | None, rule: str,
+                 leaves: bool = False):
         super().__init__(loc, rule)
-        self.start, self.deliver = start, deliver
+        self.start, self.then, self.leaves = start, then, leaves
 
     def run(self, g, frame):
         value = self.start(g, frame.env)
         if value is not SUSPENDED:
-            self.deliver(g, frame, value)
+            self.resume(g, frame, value)
 
     def resume(self, g, frame, value):
-        self.deliver(g, frame, value)
+        if self.leaves:
+            g.leave(value)
+            return
+        if self.then is not None:
+            self.then(g, frame.env, value)
+        frame.pc = self.next
 
 
 class Arrange(Op):
     """Between setup and flow: a test's or puzzle's hook to arrange the table (game.py)."""
 
     def run(self, g, frame):
-        frame.pc += 1
+        frame.pc = self.next
         if g.arrange is not None:
             g.arrange(g)
 
@@ -302,23 +323,6 @@ class Catch(Op):
 
 
 CATCH = Code([Catch()], "catch")
-
-
-# ---------------------------------------------------------------- where a call's value goes
-
-def deliver_next(g, frame: Frame, value: Any) -> None:
-    frame.pc += 1
-
-
-def deliver_local(name: str) -> Deliver:
-    def deliver(g, frame, value):
-        frame.env[name] = value
-        frame.pc += 1
-    return deliver
-
-
-def deliver_return(g, frame: Frame, value: Any) -> None:
-    g.leave(value)
 
 
 class Assembler:

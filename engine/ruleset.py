@@ -18,7 +18,7 @@ from .board import Board, Place
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, parse
-from .program import EMIT, Arrange, Call, Code, End, Frame, deliver_next, deliver_return
+from .program import EMIT, Arrange, Call, Code, End, Frame
 from .schema import schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
@@ -320,7 +320,7 @@ class _Builder:
             path, params, rule = ("procedures", name, "do"), p.get("params", []), f"procedure {name}"
             if name in names.direct:  # a plain call; its code, for Python's run_procedure, calls it
                 names.calls[name] = self.compile(path, "procedure", params, rule)
-                code = self.codes[".".join(path)] = Code([Call(names.calls[name], deliver_return, None, rule)],
+                code = self.codes[".".join(path)] = Code([Call(names.calls[name], None, None, rule, leaves=True)],
                                                          ".".join(path))
             else:
                 code = self.compile(path, "program", params, rule)
@@ -643,5 +643,5 @@ def _main(setup: Code | None, flow: Code) -> Code:
     def enter(code: Code) -> Call:
         def start(g, env):
             return g.push(Frame(code, 0, {}))
-        return Call(start, deliver_next, None, "")
+        return Call(start, None, None, "")
     return Code(([enter(setup)] if setup else []) + [Arrange(), enter(flow), End()], "main")

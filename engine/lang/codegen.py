@@ -126,6 +126,7 @@ class Unit:
         self.values: dict[str, Any] = {}
         self._value_names: dict[int, str] = {}
         self.locals: set[str] = set()  # names the code reads from `env`
+        self.count = 0  # functions defined so far (merged ones included): each gets a new name
 
     def value(self, value: Any) -> ast.expr:
         """An expression for a value known at load time: a constant, or a name bound to it."""
@@ -139,12 +140,27 @@ class Unit:
 
     def define(self, body: list[ast.stmt], loc: Location, params: tuple[str, ...] = ("g", "env")) -> Ref:
         """A function of `params` running `body`; its Ref gets the function when the unit is built."""
-        ref = Ref(f"_f{len(self.defs)}")
+        self.count += 1
+        ref = Ref(f"_f{self.count}")
         args = ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params], vararg=None,
                              kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
         self.defs.append(stamp(ast.FunctionDef(ref.name, args, body or [ast.Pass()], [], None), loc))
         self.refs.append(ref)
         return ref
+
+    def body(self, ref: Ref) -> list[ast.stmt]:
+        return self.defs[self.refs.index(ref)].body
+
+    def merge(self, first: Ref, into: Ref, after: bool = False) -> None:
+        """Make `into` run the body of `first` before its own (or after it); `first` is no
+        longer built."""
+        k = self.refs.index(first)
+        body = self.defs[self.refs.index(into)].body
+        if after:
+            body.extend(self.defs[k].body)
+        else:
+            body[:0] = self.defs[k].body
+        del self.defs[k], self.refs[k]
 
     def build(self) -> None:
         """Verify and compile every function of the unit, and fill in their Refs."""

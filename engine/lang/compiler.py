@@ -24,9 +24,8 @@ from lark import Token, Tree
 
 from ..board import Board, Place
 from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
-from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Deliver,
-                       Drop, End, Exec, ForInit, ForNext, Jump, Loop, Return, WhileTest,
-                       deliver_local, deliver_next, deliver_return, too_long)
+from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
+                       Exec, ForInit, ForNext, Jump, Loop, Return, WhileTest, too_long)
 from ..table import Card, Zone
 from ..values import ConstantList, Lambda
 from . import builtins as B
@@ -324,13 +323,34 @@ class Compiler:
         asm = Assembler()
         self._emit_block(self._block(tree.children), asm, None)
         asm.add(End())
+        self._merge_into_next(asm.ops)
         self._build()
         for op in asm.ops:
-            for slot in ("fn", "cond", "items", "start"):
+            for slot in ("fn", "cond", "items", "start", "then"):
                 value = getattr(op, slot, None)
                 if isinstance(value, Ref):
                     setattr(op, slot, value.fn)
         return Code(asm.ops)
+
+    def _merge_into_next(self, ops: list) -> None:
+        """Run a stretch of plain statements in the same function as the call before it (once
+        its value is stored) or as the call or test after it: one instruction fewer. Only when
+        nothing jumps between the two and the stretch has no break, continue or return (which
+        its own instruction would catch)."""
+        targets = {getattr(op, slot, -1) for op in ops for slot in ("target", "exit", "brk", "cont")}
+
+        def plain(op) -> bool:
+            return type(op) is Exec and not any(type(n) is ast.Raise for stmt in self.unit.body(op.fn)
+                                                for n in ast.walk(stmt))
+        for i, (op, after) in enumerate(zip(ops, ops[1:])):
+            if type(op) is Call and not op.leaves and i + 1 not in targets and plain(after):
+                if op.then is None:
+                    op.then = self._function([], op.loc, ("g", "env", self._temp()))
+                self.unit.merge(after.fn, op.then, after=True)
+                ops[i + 1] = Jump(i + 2)
+            elif type(after) in (Call, Branch) and i + 1 not in targets and plain(op):
+                self.unit.merge(op.fn, after.start if type(after) is Call else after.cond)
+                ops[i] = Jump(i + 1)
 
     def expression(self, tree: Tree, params: list[str]) -> Fn:
         """A function (g, env) -> value."""
@@ -476,11 +496,17 @@ class Compiler:
         loc = self._loc(node)
         return [stamp(s, loc) for s in compiled]
 
-    def _call_ops(self, node: Tree, start: ast.expr, deliver: Deliver) -> _Ops:
-        """The instruction of a statement whose call may suspend, and where its value goes."""
+    def _call_ops(self, node: Tree, start: ast.expr, store: Callable[[ast.expr], list[ast.stmt]] | None,
+                  leaves: bool = False) -> _Ops:
+        """The instruction of a statement whose call may suspend, and where its value goes:
+        the statements `store` makes of it, or the frame's return value (`leaves`)."""
         loc, rule = self._loc(node), self.rule
         ref = self._value_function(start, loc)
-        return _Ops(lambda asm, loop: asm.add(Call(ref, deliver, loc, rule)))
+        then = None
+        if store is not None:
+            value = self._temp()
+            then = self._function(store(_name(value)), loc, ("g", "env", value))
+        return _Ops(lambda asm, loop: asm.add(Call(ref, then, loc, rule, leaves)))
 
     def _value_maybe_suspending(self, node: Tree) -> tuple[ast.expr, bool]:
         """The right-hand side of a statement: a plain expression, or a call that may suspend
@@ -499,7 +525,7 @@ class Compiler:
         self._declare(name_tok, str(name_tok))
         name = str(name_tok)
         if suspends:
-            return self._call_ops(node, expr, deliver_local(name))
+            return self._call_ops(node, expr, lambda value: [_assign(_local(name, store=True), value)])
         return [_assign(_local(name, store=True), expr)]
 
     def _store(self, target: Tree, key_computed: bool = False) -> Store | None:
@@ -540,14 +566,7 @@ class Compiler:
         expr, suspends = self._value_maybe_suspending(value)
         store = self._store(target) or (lambda value, key: [ast.Expr(value)])
         if suspends:
-            param = self._temp()
-            loc = self._loc(node)
-            ref = self._function(store(_name(param), None), loc, ("g", "env", param))
-
-            def deliver(g, frame, value):
-                ref.fn(g, frame.env, value)
-                frame.pc += 1
-            return self._call_ops(node, expr, deliver)
+            return self._call_ops(node, expr, lambda value: store(value, None))
         return store(expr, None)
 
     def _s_augassign_stmt(self, node: Tree):
@@ -571,7 +590,7 @@ class Compiler:
 
     def _s_expr_stmt(self, node: Tree):
         expr, suspends = self._value_maybe_suspending(node.children[0])
-        return self._call_ops(node, expr, deliver_next) if suspends else [ast.Expr(expr)]
+        return self._call_ops(node, expr, None) if suspends else [ast.Expr(expr)]
 
     def _s_pass_stmt(self, node: Tree):
         return [ast.Pass()]
@@ -582,7 +601,7 @@ class Compiler:
         else:
             expr, suspends = _const(None), False
         if suspends:
-            return self._call_ops(node, expr, deliver_return)
+            return self._call_ops(node, expr, None, leaves=True)
         if self.direct:
             return [ast.Return(expr)]
         return [ast.Raise(_call("_r_return", expr), None)]
@@ -638,7 +657,8 @@ class Compiler:
         self.slots += 1
         slot = f"#loop{self.slots}"  # never a name a rule can write
         items_fn = self._value_function(items, loc) if items is not None else None
-        cond_fn = self._value_function(cond, loc) if cond is not None else None
+        always = type(cond) is ast.Constant and cond.value is True  # while true: no test to run
+        cond_fn = self._value_function(cond, loc) if cond is not None and not always else None
 
         def emit(asm: Assembler, outer: Loop | None) -> None:
             if items_fn is not None:
