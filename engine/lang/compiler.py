@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from types import MappingProxyType
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable
 
 from lark import Token, Tree
@@ -92,6 +92,7 @@ class _Ops:
 
     def __init__(self, emit: Callable[[Assembler, Loop | None], None]):
         self.emit = emit
+
 
 _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.Div, "//": ast.FloorDiv, "%": ast.Mod}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE}
