@@ -79,17 +79,43 @@ def distance(a: Place, b: Place) -> int | None:
     return None
 
 
+def _adjacency(edges: list) -> dict[int, list[tuple[Any, Any]]]:
+    """For each node (by id), its neighbours along `edges` ([a, b, tag], usable both ways)."""
+    adjacency: dict[int, list[tuple[Any, Any]]] = {}
+    for a, b, tag in edges:
+        adjacency.setdefault(id(a), []).append((b, tag))
+        adjacency.setdefault(id(b), []).append((a, tag))
+    return adjacency
+
+
+def route_ends(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any]) -> list[Any]:
+    """The nodes where the routes of `routes(start, edges, max_length, goal)` end, each once,
+    nearest first, found without listing the routes: a breadth-first search that stops at goal
+    nodes. (Where two edges share a tag, which a route may use once, the routes are listed.)"""
+    if len({id(tag) for _, _, tag in edges}) < len(edges):
+        ends = [r["end"] for r in routes(start, edges, max_length, goal)]
+        return list({id(e): e for e in ends}.values())
+    adjacency = _adjacency(edges)
+    seen, ends, frontier = {id(start)}, [], [start]
+    for _ in range(max_length):
+        reached = []
+        for node in frontier:
+            for nxt, _ in adjacency.get(id(node), ()):
+                if id(nxt) in seen:
+                    continue
+                seen.add(id(nxt))
+                (ends if goal(nxt) else reached).append(nxt)
+        frontier = reached
+    return ends
+
+
 def routes(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any]) -> list[dict[str, Any]]:
     """Every simple route from `start` over `edges` ([a, b, tag] triples, usable both ways) of at
     most `max_length` edges that ends at the first node where goal(node) is true.
 
     A route never passes through a node satisfying the goal before its end, nor visits a node
     twice. Each route is {"edges": [tags], "nodes": [start, ..., end], "end": end}, shortest first."""
-    adjacency: dict[int, list[tuple[Any, Any]]] = {}
-    for edge in edges:
-        a, b, tag = edge
-        adjacency.setdefault(id(a), []).append((b, tag))
-        adjacency.setdefault(id(b), []).append((a, tag))
+    adjacency = _adjacency(edges)
     found: list[dict[str, Any]] = []
     on_route: set[int] = {id(start)}  # ids of the nodes and tags of the route being walked
     used: set[int] = set()

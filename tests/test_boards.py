@@ -2,10 +2,12 @@
 path queries, the terminal map, and validation of board data."""
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
 
+from engine.board import route_ends, routes
 from engine.errors import RulesetError
 from engine.game import Game
 from engine.ruleset import load_ruleset
@@ -107,6 +109,48 @@ def test_route_never_passes_through_an_earlier_goal(tmp_path):
     # From blue C the first red town is A; E lies beyond A and is not reachable through it.
     assert g.table.counters["total"] == 1
     assert g.table.counters["owner_of"][g.rules.boards["land"]["C"]] == 1
+
+
+def test_route_ends_are_where_routes_end(tmp_path):
+    g = game(tmp_path, """
+        let A = land["A"]
+        let B = land["B"]
+        let C = land["C"]
+        let E = land["E"]
+        let F = land["F"]
+        let edges = [[A, B, "ab"], [B, E, "be"], [B, C, "bc"], [C, F, "cf"], [E, F, "ef"]]
+        let ends = route_ends(B, edges, 4, x -> x.town == "red")
+        total = count(ends) * 100 + count(route_ends(A, edges, 1, x -> x.town == "blue"))
+        owner_of[A] = count([e for e in ends if e == A or e == E])
+        """)
+    # From B the red towns A and E end routes (E twice, directly and by C-F-E): each once.
+    assert g.table.counters["total"] == 2 * 100 + 0
+    assert g.table.counters["owner_of"][g.rules.boards["land"]["A"]] == 2
+
+
+class _Node:
+    def __init__(self, goal: bool):
+        self.goal = goal
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_route_ends_match_the_ends_of_routes_on_random_graphs(seed):
+    """The breadth-first search finds exactly the ends of the listed routes, nearest first; with
+    a tag on two edges (a route uses a tag once) it lists the routes."""
+    rng = random.Random(seed)
+    nodes = [_Node(rng.random() < 0.3) for _ in range(rng.randint(2, 9))]
+    tags = [object() for _ in range(12)]
+    edges = [[rng.choice(nodes), rng.choice(nodes), tags[i] if seed % 4 else rng.choice(tags[:3])]
+             for i in range(rng.randint(1, 12))]
+    length = rng.randint(0, 5)
+    found = routes(nodes[0], edges, length, lambda n: n.goal)
+    ends = route_ends(nodes[0], edges, length, lambda n: n.goal)
+    assert len(ends) == len({id(e) for e in ends})
+    assert {id(r["end"]) for r in found} == {id(e) for e in ends}
+    shortest = {}
+    for r in found:
+        shortest.setdefault(id(r["end"]), len(r["edges"]))
+    assert [shortest[id(e)] for e in ends] == sorted(shortest[id(e)] for e in ends)
 
 
 def test_terminal_map_draws_the_display_rule(tmp_path):
