@@ -620,20 +620,20 @@ def _with_modifiers(function: Function, modifiers: list[Modifier], rs: Ruleset) 
     fn, params = function.expr, function.params
     if not modifiers:
         return fn
-    plan = [(m, rs.holding(m.holders)) for m in modifiers]
+    plan = [(m.condition, m.value, m.while_in, card) for m in modifiers for card in rs.holding(m.holders)]
 
     def call(g, *args):
         value = fn(g, *args)
         table = g.table
-        for modifier, cards in plan:
-            for card in cards:
-                zone = table.where[card.index]
-                if modifier.while_in is not None and zone.name not in modifier.while_in:
-                    continue
-                inner = dict(zip(params, args))
-                inner.update(value=value, card=card, owner=table.owner(zone))
-                if modifier.condition is None or modifier.condition(g, inner):
-                    value = modifier.value(g, inner)
+        where = table.where
+        for condition, change, while_in, card in plan:
+            zone = where[card.index]
+            if while_in is not None and zone.name not in while_in:
+                continue
+            inner = dict(zip(params, args))
+            inner.update(value=value, card=card, owner=table.owner(zone))
+            if condition is None or condition(g, inner):
+                value = change(g, inner)
         return value
     return call
 
