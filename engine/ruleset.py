@@ -323,7 +323,7 @@ class _Builder:
                 code = self.codes[".".join(path)] = Code([Call(names.calls[name], None, None, rule, leaves=True)],
                                                          ".".join(path))
             else:
-                code = self.compile(path, "program", params, rule)
+                code = names.codes[name] = self.compile(path, "program", params, rule)
             rs.procedures[name] = Procedure(name, params, code)
         for i, t in enumerate(d.get("triggers", [])):
             self._trigger(rs, ("triggers", i), t, None, "", zones)

@@ -25,7 +25,7 @@ from lark import Token, Tree
 from ..board import Board, Place
 from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
 from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
-                       Exec, ForInit, ForNext, Jump, Loop, Return, WhileTest, too_long)
+                       Exec, ForInit, ForNext, Frame, Jump, Loop, Return, WhileTest, too_long)
 from ..table import Card, Zone
 from ..values import ConstantList, Lambda
 from . import builtins as B
@@ -55,6 +55,7 @@ class Names:
     lambdas: list[Callable | Ref] = field(default_factory=list)  # every `x -> ...` compiled, by index
     calls: dict[str, Callable] = field(default_factory=dict)  # each function, with its modifiers
     direct: set[str] = field(default_factory=set)  # procedures that never ask a player: plain calls
+    codes: dict[str, Code] = field(default_factory=dict)  # the others' codes, each run in a frame
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
@@ -229,7 +230,7 @@ RUNTIME: dict[str, Any] = {
     "_r_attr": get_attribute, "_r_index": get_index, "_r_contains": contains, "_r_iterate": B.iterate,
     "_r_items": B._items, "_r_repeat": repeat_range, "_r_lambda": Lambda, "_r_return": Return,
     "_r_break": Break, "_r_continue": Continue, "_r_too_long": too_long, "_r_set_item": set_counter_item,
-    "_r_list": list, "_r_len": len, "_r_any": any, "_r_all": all,
+    "_r_list": list, "_r_len": len, "_r_any": any, "_r_all": all, "_r_frame": Frame,
     **{f"_b_{name}": spec.fn for name, spec in B.REGISTRY.items()},
 }
 
@@ -911,6 +912,11 @@ class Compiler:
                 and not self._is_local("count") and args_node is not None and args_node.data != "comp_argument"
                 and len(args_node.children) == 1 and self._zone(args_node.children[0]) is not None)
 
+    def _arguments_env(self, procedure: str, args: list[ast.expr]) -> ast.Dict:
+        """The locals a procedure starts with: its parameters, given `args`."""
+        pairs = list(zip(self.names.procedures[procedure], args))
+        return ast.Dict([_const(p) for p, _ in pairs], [a for _, a in pairs])
+
     def _short_circuit(self, callee: Tree | Token, args_node: Tree | None) -> bool:
         return (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) in ("any", "all")
                 and not self._is_local(str(callee.children[0])) and args_node is not None
@@ -953,10 +959,11 @@ class Compiler:
         if kind == "function":
             return _call(_item(self.unit.value(self.names.calls), _const(name)), _name("g"), *args), False
         if kind == "procedure" and name in self.names.direct:
-            pairs = list(zip(self.names.procedures[name], args))
-            env = ast.Dict([_const(p) for p, _ in pairs], [a for _, a in pairs])
-            return _call(_item(self.unit.value(self.names.calls), _const(name)), _name("g"), env), False
+            return _call(_item(self.unit.value(self.names.calls), _const(name)), _name("g"),
+                         self._arguments_env(name, args)), False
         if kind == "procedure":  # pushes the procedure's frame: SUSPENDED
-            return _call(_attr(_name("g"), "call_procedure"), _const(name), ast.List(args, ast.Load())), True
+            code = _item(self.unit.value(self.names.codes), _const(name))
+            frame = _call("_r_frame", code, _const(0), self._arguments_env(name, args))
+            return _call(_attr(_name("g"), "push"), frame), True
         # a choice's value is SUSPENDED when it asked a player or pushed a frame
         return _call(f"_b_{name}", _name("g"), *args), kind == B.CHOICE
