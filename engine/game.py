@@ -16,9 +16,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import EffectError, IllegalMove, Location, SaveError
+from .errors import EffectError, IllegalMove, SaveError
 from .lang.compiler import evaluate, locate
-from .program import CATCH, EMIT, STEP_BUDGET, SUSPENDED, TOO_LONG, EndGame, Frame
+from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
 from .ruleset import Ruleset
 from .table import Card, Player, Table, Zone
 from .values import Copier, Decoder, Encoder, frozen
@@ -210,11 +210,6 @@ class Game:
             caller.code.ops[caller.pc].resume(self, caller, value)
 
     # ------------------------------------------------------------ services for compiled rules
-
-    def step(self, location: Location | None, rule: str) -> None:
-        self.steps += 1
-        if self.steps > STEP_BUDGET:
-            raise EffectError(TOO_LONG, location, rule)
 
     def ask(self, player: Any, options: list[Any], prompt: tuple) -> object:
         """Make `player` choose one of `options`; the game waits until `apply`."""

@@ -182,7 +182,9 @@ class ForNext(Op):
         state = frame.env[self.slot]
         items, i = state
         if i < len(items):
-            g.step(self.loc, self.rule)
+            g.steps += 1
+            if g.steps > STEP_BUDGET:
+                raise EffectError(TOO_LONG, self.loc, self.rule)
             if self.var is not None:
                 frame.env[self.var] = items[i]
             state[1] = i + 1
@@ -203,7 +205,9 @@ class WhileTest(Op):
 
     def run(self, g, frame):
         if self.cond is None or self.cond(g, frame.env):
-            g.step(self.loc, self.rule)
+            g.steps += 1
+            if g.steps > STEP_BUDGET:
+                raise EffectError(TOO_LONG, self.loc, self.rule)
             frame.pc = self.next
         else:
             frame.pc = self.exit

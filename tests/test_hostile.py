@@ -13,7 +13,7 @@ import yaml
 
 from engine import saves
 from engine.cli import main
-from engine.errors import EffectError, RulesetError
+from engine.errors import EffectError
 from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.yamlload import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
