@@ -79,23 +79,26 @@ def distance(a: Place, b: Place) -> int | None:
     return None
 
 
-def _adjacency(edges: list) -> dict[int, list[tuple[Any, Any]]]:
-    """For each node (by id), its neighbours along `edges` ([a, b, tag], usable both ways)."""
+def _adjacency(edges: list) -> tuple[dict[int, list[tuple[Any, Any]]], bool]:
+    """For each node (by id), its neighbours along `edges` ([a, b, tag], usable both ways); and
+    whether every edge has a tag of its own."""
     adjacency: dict[int, list[tuple[Any, Any]]] = {}
+    tags = set()
     for a, b, tag in edges:
+        tags.add(id(tag))
         adjacency.setdefault(id(a), []).append((b, tag))
         adjacency.setdefault(id(b), []).append((a, tag))
-    return adjacency
+    return adjacency, len(tags) == len(edges)
 
 
 def route_ends(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any]) -> list[Any]:
     """The nodes where the routes of `routes(start, edges, max_length, goal)` end, each once,
     nearest first, found without listing the routes: a breadth-first search that stops at goal
     nodes. (Where two edges share a tag, which a route may use once, the routes are listed.)"""
-    if len({id(tag) for _, _, tag in edges}) < len(edges):
+    adjacency, distinct_tags = _adjacency(edges)
+    if not distinct_tags:
         ends = [r["end"] for r in routes(start, edges, max_length, goal)]
         return list({id(e): e for e in ends}.values())
-    adjacency = _adjacency(edges)
     seen, ends, frontier = {id(start)}, [], [start]
     for _ in range(max_length):
         reached = []
@@ -115,7 +118,7 @@ def routes(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any])
 
     A route never passes through a node satisfying the goal before its end, nor visits a node
     twice. Each route is {"edges": [tags], "nodes": [start, ..., end], "end": end}, shortest first."""
-    adjacency = _adjacency(edges)
+    adjacency, _ = _adjacency(edges)
     found: list[dict[str, Any]] = []
     on_route: set[int] = {id(start)}  # ids of the nodes and tags of the route being walked
     used: set[int] = set()
