@@ -35,12 +35,11 @@ ATTRIBUTES = frozenset({"table", "counters", "zones", "contents", "index", "opti
                         "steps", "props", "push"})
 
 _NODES = (
-    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.Expr, ast.If,
-    ast.For, ast.While, ast.Break, ast.Continue, ast.Raise, ast.Pass, ast.Name, ast.Load, ast.Store,
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.Expr,
+    ast.If, ast.For, ast.While, ast.Break, ast.Continue, ast.Raise, ast.Pass, ast.Name, ast.Load, ast.Store,
     ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Call, ast.List, ast.Dict, ast.ListComp,
-    ast.GeneratorExp,
-    ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
-    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq, ast.NotEq,
+    ast.GeneratorExp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub,
+    ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq, ast.NotEq,
     ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.IfExp,
 )
 _CONSTANTS = (str, int, float, bool, type(None))
