@@ -1,15 +1,25 @@
-"""Checking ruleset data against the JSON Schema in schemas/, with located, readable errors."""
+"""Checking ruleset data against the JSON Schema in schemas/, with located, readable errors.
+
+Data that passed once is remembered by a digest (of the data, the schema and the installed
+jsonschema) in the user's cache directory, so checking an unchanged file again costs neither
+the check nor importing jsonschema. Data with problems is checked every time.
+"""
 from __future__ import annotations
 
+import atexit
+import hashlib
+import importlib.util
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
+from . import usercache
 from .errors import Diagnostic, suggest
 from .yamlload import SourceMap
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -29,7 +39,68 @@ def load_schema(name: str = "ruleset.schema.json") -> dict:
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     """One validator for each schema, made once and kept: it sets up its resolver of `$ref`s
     on first use, not again for every file."""
+    import jsonschema  # here: an unchanged file needs no validator (see _Passed)
     return jsonschema.Draft202012Validator(load_schema(name))
+
+
+class _Passed:
+    """Digests of the data that passed the schema, kept in the cache directory: read on first
+    use, written at exit when this run added some (the newest MAX of them)."""
+
+    MAX = 2000
+
+    def __init__(self) -> None:
+        self.keys: dict[str, None] | None = None
+        self.added = False
+
+    def _file(self) -> Path | None:
+        directory = usercache.directory()
+        return directory / "schema-passed" if directory is not None else None
+
+    def _read(self) -> dict[str, None]:
+        if self.keys is None:
+            self.keys = {}
+            path = self._file()
+            try:
+                if path is not None:
+                    self.keys = dict.fromkeys(path.read_text(encoding="ascii").split())
+            except (OSError, UnicodeDecodeError):  # missing or damaged: start afresh
+                pass
+        return self.keys
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._read()
+
+    def add(self, key: str) -> None:
+        keys = self._read()
+        keys.pop(key, None)
+        keys[key] = None
+        if not self.added and self._file() is not None:
+            self.added = True
+            atexit.register(self.save)
+
+    def save(self) -> None:
+        path = self._file()
+        if path is not None:
+            usercache.write_atomically(path, "\n".join(list(self._read())[-self.MAX:]).encode("ascii"))
+
+
+_PASSED = _Passed()
+
+
+@lru_cache(maxsize=None)
+def _schema_digest(name: str) -> str:
+    """What the result of a check depends on besides the data: the schema and the jsonschema
+    installed (its files' sizes and times, read without importing it)."""
+    spec = importlib.util.find_spec("jsonschema")
+    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+    installed = [(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in sorted(folder.glob("*.py"))] \
+        if folder is not None else []
+    return hashlib.sha256(json.dumps([name, load_schema(name), installed]).encode()).hexdigest()
+
+
+def _digest(data: Any, name: str) -> str:
+    return hashlib.sha256(f"{_schema_digest(name)}\0{data!r}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 Rejected = tuple[tuple, list | None]  # the path of a rejected value, or of a mapping and its unknown keys
@@ -39,6 +110,9 @@ def schema_problems(data: Any, smap: SourceMap,
                     name: str = "ruleset.schema.json") -> list[tuple[Diagnostic, Rejected]]:
     """Every schema violation in `data`, each at the position of the offending value or key,
     with what was rejected (so the caller can leave it out and check the rest)."""
+    digest = _digest(data, name)
+    if digest in _PASSED:
+        return []
     problems = []
     for error in _validator(name).iter_errors(data):
         path = tuple(error.absolute_path)
@@ -49,6 +123,8 @@ def schema_problems(data: Any, smap: SourceMap,
         else:
             rejected = (path, None)
         problems.extend((d, rejected) for d in _explain(error, smap))
+    if not problems:
+        _PASSED.add(digest)
     return problems
 
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Token, Tree
 
-from engine import yamlload
+from engine import schema, usercache, yamlload
 from engine.lang import parser
 from engine.lang.parser import ParseProblem, parse
 
@@ -217,7 +217,7 @@ def test_validate_says_the_same_with_a_cold_warm_damaged_or_missing_cache(tmp_pa
     home = tmp_path / "cache"
     assert validate(home, *paths) == reference  # cold: builds and writes the caches
     files = sorted(p.name for p in (home / "engine").iterdir())
-    assert [Path(f).suffix for f in files] == [".lark", ".trees"]
+    assert [Path(f).suffix or f for f in files] == [".lark", ".trees", "schema-passed"]
     assert validate(home, *paths) == reference  # warm: reads them
     for path in (home / "engine").iterdir():  # damaged
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
@@ -228,6 +228,26 @@ def test_validate_says_the_same_with_a_cold_warm_damaged_or_missing_cache(tmp_pa
             path.unlink()
     assert validate(home, *paths) == reference  # a new version removes the files of others
     assert sorted(p.name for p in (home / "engine").iterdir()) == files
+
+
+def test_only_data_that_passed_the_schema_is_remembered(tmp_path, monkeypatch):
+    monkeypatch.setattr(usercache, "directory", lambda: tmp_path)
+    passed = schema._Passed()
+    monkeypatch.setattr(schema, "_PASSED", passed)
+    text = (ROOT / "rulesets" / "trick_of_the_rails.yaml").read_text(encoding="utf-8")
+    data, smap, _ = yamlload.load_yaml(text, "t.yaml")
+    assert schema.schema_problems(data, smap) == []
+    assert schema._digest(data, "ruleset.schema.json") in passed
+    data["game"]["players"] = "three"  # changed data is checked again, and its problem reported
+    for _ in range(2):
+        problems = schema.schema_problems(data, smap)
+        assert [d.message for d, _ in problems] == ["expected a list in game.players, got 'three'"]
+    assert schema._digest(data, "ruleset.schema.json") not in passed
+    passed.save()
+    again = schema._Passed()
+    assert list(again._read()) == list(passed._read()) and len(passed._read()) == 1
+    (tmp_path / "schema-passed").write_bytes(b"\xff\xfe damaged")
+    assert not schema._Passed()._read()
 
 
 def test_no_trees_are_kept_without_a_cache_directory(monkeypatch):

@@ -20,10 +20,8 @@ import atexit
 import copyreg
 import hashlib
 import io
-import os
 import pickle
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,6 +29,8 @@ import lark
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import LarkError
 from lark.indenter import DedentError, Indenter
+
+from .. import usercache
 
 GRAMMAR_FILE = Path(__file__).with_name("effects.lark")
 
@@ -77,11 +77,10 @@ def _parser() -> Lark:
 def _cache_files() -> tuple[Path, Path] | None:
     """The files of the built parser and of the parse trees, or None when there is no cache
     directory of the user's that can be made."""
-    directory = _user_cache_dir()
+    directory = usercache.directory()
     if directory is None:
         return None
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         made_from = GRAMMAR_FILE.read_bytes() + Path(__file__).read_bytes()
     except OSError:
         return None
@@ -97,21 +96,6 @@ def _remove_other_versions(files: tuple[Path, ...]) -> None:
                 path.unlink()
             except OSError:
                 pass
-
-
-def _user_cache_dir() -> Path | None:
-    """The engine's directory in the user's cache directory (it may not exist yet)."""
-    try:
-        if sys.platform == "win32":
-            base = Path(os.environ["LOCALAPPDATA"])
-        elif sys.platform == "darwin":
-            base = Path.home() / "Library" / "Caches"
-        else:
-            xdg = os.environ.get("XDG_CACHE_HOME", "")
-            base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
-    except (KeyError, RuntimeError):  # no LOCALAPPDATA, no home directory
-        return None
-    return base / "engine" if base.is_absolute() else None
 
 
 class _TreeCache:
@@ -176,19 +160,7 @@ class _TreeCache:
             if size <= self.MAX_BYTES:
                 break
             size -= len(kept.pop(key))
-        temporary = None
-        try:
-            with tempfile.NamedTemporaryFile("wb", dir=files[1].parent, prefix=".effects-",
-                                             delete=False) as f:
-                temporary = f.name
-                pickle.dump(kept, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, files[1])
-        except OSError:
-            if temporary is not None:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
+        usercache.write_atomically(files[1], pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _dumps(tree: Tree) -> bytes:
