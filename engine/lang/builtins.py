@@ -147,7 +147,9 @@ def all_(g, items):
 
 
 def _end(g, items: Any, index: int, name: str) -> Any:
-    values = g.table.contents[items.index] if isinstance(items, Zone) else _items(g, items)
+    t = type(items)
+    values = g.table.contents[items.index] if t is Zone else items if t is list or t is ConstantList \
+        else _items(g, items)
     if not values:
         raise EffectError(f"{name}() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
     return values[index]
@@ -336,8 +338,10 @@ def _card(x: Any, what: str) -> Card:
 @builtin('move(card, zone, position?)', EFFECT, example='move(card, row[s], "first")')
 def move(g, card, zone, where="last"):
     """Move a card into a zone: at the end ("last", the default), at the start ("first") or at an index."""
-    card = _card(card, "move's first argument")
-    zone = _zone(zone, "move's second argument")
+    if type(card) is not Card:
+        card = _card(card, "move's first argument")
+    if type(zone) is not Zone:
+        zone = _zone(zone, "move's second argument")
     if where == "last":
         index = None
     elif where == "first":
