@@ -107,7 +107,7 @@ def count(g, items):
 @builtin("sum(items)", example="sum(c.value for c in tableau[p])")
 def sum_(g, items):
     """The total of a list of numbers (0 for an empty list)."""
-    return sum(_items(g, items))
+    return sum(iterate(g, items))
 
 
 def _extreme(g, pick: Callable, args: tuple) -> Any:
@@ -136,14 +136,14 @@ def min_(g, *args):
 @builtin("any(items)", example="any(c.suit == led for c in hand[p])")
 def any_(g, items):
     """True when at least one item is true. Written `any(x for ...)`, it stops at the first true x."""
-    return any(_items(g, items))
+    return any(iterate(g, items))
 
 
 @builtin("all(items)", example="all(count(pile[s]) > 0 for s in suits)")
 def all_(g, items):
     """True when every item is true (also for an empty list). Written `all(x for ...)`, it stops
     at the first false x."""
-    return all(_items(g, items))
+    return all(iterate(g, items))
 
 
 def _end(g, items: Any, index: int, name: str) -> Any:

@@ -802,7 +802,21 @@ class Compiler:
     def _items_of(self, node: Tree | Token) -> ast.expr:
         """The items of a zone, list or table, to read while nothing changes them."""
         cards = self._zone_cards(node)
-        return cards if cards is not None else _call("_r_iterate", _name("g"), self._expr(node))
+        if cards is not None:
+            return cards
+        if self._plainly_list(node):
+            return self._expr(node)
+        return _call("_r_iterate", _name("g"), self._expr(node))
+
+    def _plainly_list(self, node: Tree | Token) -> bool:
+        """Whether the tree says `node` is a list: a list or comprehension written out, or the
+        name of a constant list."""
+        if not isinstance(node, Tree):
+            return False
+        if node.data in ("list", "list_comp"):
+            return True
+        return (node.data == "name" and not self._is_local(str(node.children[0]))
+                and type(self.names.constants.get(str(node.children[0]))) is ConstantList)
 
     def _e_index(self, node):
         obj, key = node.children
@@ -907,10 +921,11 @@ class Compiler:
             return [self._comprehension(node.children[0], node.children[1])]
         return [self._expr(c) for c in node.children]
 
-    def _counted_zone(self, callee: Tree | Token, args_node: Tree | None) -> bool:
+    def _counted(self, callee: Tree | Token, args_node: Tree | None) -> bool:
         return (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) == "count"
                 and not self._is_local("count") and args_node is not None and args_node.data != "comp_argument"
-                and len(args_node.children) == 1 and self._zone(args_node.children[0]) is not None)
+                and len(args_node.children) == 1 and (self._zone(args_node.children[0]) is not None
+                                                      or self._plainly_list(args_node.children[0])))
 
     def _arguments_env(self, procedure: str, args: list[ast.expr]) -> ast.Dict:
         """The locals a procedure starts with: its parameters, given `args`."""
@@ -931,8 +946,10 @@ class Compiler:
         if self._short_circuit(callee, args_node):  # any(x for ...) stops at the first true x
             name = str(callee.children[0])
             return _call(f"_r_{name}", self._comprehension(*args_node.children, lazy=True)), False
-        if self._counted_zone(callee, args_node):  # count(zone): the length of its list
-            return _call("_r_len", self._zone_cards(args_node.children[0])), False
+        if self._counted(callee, args_node):  # count(zone or list): the length of a list
+            item = args_node.children[0]
+            cards = self._zone_cards(item)
+            return _call("_r_len", cards if cards is not None else self._expr(item)), False
         args = self._arguments(args_node)
         if not (isinstance(callee, Tree) and callee.data == "name") or self._is_local(str(callee.children[0])):
             return ast.Call(self._expr(callee), args, []), False
