@@ -557,7 +557,8 @@ class _Builder:
 
     def compile(self, path: tuple, start: str, params: list[str], rule: str) -> Any:
         """A rule's text compiled: a Code for a 'program' (registered under its path), a
-        function (g, env) for an 'expression', a function (g, *params) for a 'function'."""
+        function (g, env) for an 'expression' or a procedure that never asks a player
+        ('procedure'), a function (g, *params) for a 'function'."""
         compiled = self._compile(path, start, params, rule)
         if start == "program":
             compiled.id = ".".join(map(str, path))

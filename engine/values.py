@@ -51,12 +51,12 @@ def freeze(value: Any) -> Any:
 
 class Lambda:
     """An `x -> ...` function value: its compiled body (by index in the ruleset's list of
-    lambdas), its parameter, the locals it was made in, and the game it reads."""
+    lambdas), the locals it was made in, and the game it reads."""
 
-    __slots__ = ("index", "fn", "var", "env", "g")
+    __slots__ = ("index", "fn", "env", "g")
 
-    def __init__(self, index: int, fn: Callable, var: str, env: dict[str, Any], g: Any):
-        self.index, self.fn, self.var, self.env, self.g = index, fn, var, env, g
+    def __init__(self, index: int, fn: Callable, env: dict[str, Any], g: Any):
+        self.index, self.fn, self.env, self.g = index, fn, env, g
 
     def __call__(self, value: Any) -> Any:
         return self.fn(self.g, self.env, value)  # the body reads its parameter as a Python local
@@ -114,7 +114,7 @@ class Copier:
         if t is tuple:
             return tuple(self(v) for v in value)
         if t is Lambda:
-            out = Lambda(value.index, value.fn, value.var, {}, self.g)
+            out = Lambda(value.index, value.fn, {}, self.g)
             self.memo[id(value)] = out
             out.env = self(value.env)
             return out
@@ -242,7 +242,7 @@ class Encoder:
                 items = list(value) if _JSON.issuperset(kinds) else [self.encode(v) for v in value]
                 return {**tag, "$list": items} if tag else items
             if t is Lambda:
-                return {**tag, "$lambda": value.index, "param": value.var, "env": self.encode(value.env)}
+                return {**tag, "$lambda": value.index, "env": self.encode(value.env)}
             if not tag and _plain_keys(value):
                 return {k: self.encode(v) for k, v in value.items()}
             return {**tag, **self._keyed(value)}
@@ -349,7 +349,7 @@ class Decoder:
                 out[self._place((board, k))] = self.decode(v)
         else:
             fn = self.lookup(self.g.rules.lambdas, data["$lambda"], "function")
-            out = Lambda(data["$lambda"], fn, str(data["param"]), {}, self.g)
+            out = Lambda(data["$lambda"], fn, {}, self.g)  # a "param" of older snapshots is not needed
             self._register(data, out)
             out.env = self.decode(data["env"])
         return out

@@ -73,15 +73,19 @@ def test_per_place_zones_and_counters(tmp_path):
     assert g.table.counters["total"] == 21
 
 
-def test_routes_end_at_the_first_goal_and_respect_the_length(tmp_path):
-    g = game(tmp_path, """
+# Five towns of the land board and five links between them; the tags here are strings.
+LINKS = """
         let A = land["A"]
         let B = land["B"]
         let C = land["C"]
         let E = land["E"]
         let F = land["F"]
-        # Edges are [a, b, tag]; the tags here are strings.
         let edges = [[A, B, "ab"], [B, E, "be"], [B, C, "bc"], [C, F, "cf"], [E, F, "ef"]]
+"""
+
+
+def test_routes_end_at_the_first_goal_and_respect_the_length(tmp_path):
+    g = game(tmp_path, LINKS + """
         let to_blue = routes(A, edges, 3, x -> x.town == "blue")
         let to_red = routes(B, edges, 4, x -> x.town == "red")
         let short = routes(A, edges, 1, x -> x.town == "blue")
@@ -112,13 +116,7 @@ def test_route_never_passes_through_an_earlier_goal(tmp_path):
 
 
 def test_route_ends_are_where_routes_end(tmp_path):
-    g = game(tmp_path, """
-        let A = land["A"]
-        let B = land["B"]
-        let C = land["C"]
-        let E = land["E"]
-        let F = land["F"]
-        let edges = [[A, B, "ab"], [B, E, "be"], [B, C, "bc"], [C, F, "cf"], [E, F, "ef"]]
+    g = game(tmp_path, LINKS + """
         let ends = route_ends(B, edges, 4, x -> x.town == "red")
         total = count(ends) * 100 + count(route_ends(A, edges, 1, x -> x.town == "blue"))
         owner_of[A] = count([e for e in ends if e == A or e == E])

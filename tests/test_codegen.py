@@ -67,10 +67,15 @@ HOSTILE = textwrap.dedent('''\
     ''') % {"long": LONG, "long_name": LONG_NAME}
 
 
+def loaded(tmp_path, text: str):
+    """The ruleset `text`, written to a file and loaded; and the file's path."""
+    path = tmp_path / "rules.yaml"
+    path.write_text(text)
+    return load_ruleset(path), path
+
+
 def test_hostile_names_and_literals_play_as_written(tmp_path):
-    path = tmp_path / "hostile.yaml"
-    path.write_text(HOSTILE)
-    rs = load_ruleset(path)
+    rs, _ = loaded(tmp_path, HOSTILE)
     game = Game(rs, 2, seed=1)
     assert game.table.counters["seen"] == [
         5, "b", 7, [1, 2], "f", 3, 11, "exec('1')",
@@ -83,9 +88,7 @@ def test_hostile_names_and_literals_play_as_written(tmp_path):
 
 
 def test_generated_functions_run_without_builtins(tmp_path):
-    path = tmp_path / "hostile.yaml"
-    path.write_text(HOSTILE)
-    rs = load_ruleset(path)
+    rs, path = loaded(tmp_path, HOSTILE)
     functions = [rs.functions["twice"].expr, rs.score, *rs.lambdas]
     functions += [op.fn for code in rs.codes.values() for op in code.ops if hasattr(op, "fn")]
     assert functions
@@ -150,10 +153,9 @@ def test_a_unit_compiles_with_the_yaml_file_and_line(tmp_path):
 ])
 def test_faults_in_generated_code_are_explained_at_their_line(tmp_path, flow, message, line):
     head = "game:\n  name: Faults\n  players: [2]\nscoring:\n  score: 0\nzones:\n  hand: {per: player}\nflow: |\n"
-    path = tmp_path / "faults.yaml"
-    path.write_text(head + textwrap.indent(flow, "  "))
+    rs, path = loaded(tmp_path, head + textwrap.indent(flow, "  "))
     with pytest.raises(EffectError) as info:
-        Game(load_ruleset(path), 2, seed=1)
+        Game(rs, 2, seed=1)
     err = info.value
     assert err.message == message
     assert (err.location.file, err.location.line, err.rule) == (str(path), 8 + line, "flow")
@@ -200,9 +202,7 @@ PLAIN_PROCEDURES = textwrap.dedent('''\
 
 
 def test_procedures_that_never_ask_are_plain_calls_and_fail_where_they_fail(tmp_path):
-    path = tmp_path / "plain.yaml"
-    path.write_text(PLAIN_PROCEDURES)
-    rs = load_ruleset(path)
+    rs, path = loaded(tmp_path, PLAIN_PROCEDURES)
     assert set(rs.calls) == {"down", "find"}  # ask and asks_through may make the game wait
     game = Game(rs, 2, seed=1)
     assert game.table.counters["n"] == 30  # find(3): a return from inside a loop
@@ -218,8 +218,7 @@ def test_procedures_that_never_ask_are_plain_calls_and_fail_where_they_fail(tmp_
 def test_function_values_see_their_parameter_and_what_was_in_scope(tmp_path):
     """A lambda's parameter is a Python local of its body; the comprehension variables and
     parameters around it are passed to it with the rule's locals."""
-    path = tmp_path / "lambdas.yaml"
-    path.write_text(textwrap.dedent('''\
+    rs, _ = loaded(tmp_path, textwrap.dedent('''\
         game:
           name: Lambdas
           players: [2]
@@ -244,7 +243,7 @@ def test_function_values_see_their_parameter_and_what_was_in_scope(tmp_path):
         scoring:
           score: 0
         '''))
-    game = Game(load_ruleset(path), 2, seed=1)
+    game = Game(rs, 2, seed=1)
     # nest(3): x = 1 -> y = 2 (2 % 3); x = 2 -> y = 1 (2 % 3); x = 3 -> both 0, the first: 1.
     # twice_over(2): the inner max_by gives each x itself (distance 0), so the outer gives 3.
     # add(1): the lambda sees the local as it is when called: 1 + 20.

@@ -147,9 +147,9 @@ def all_(g, items):
 
 
 def _end(g, items: Any, index: int, name: str) -> Any:
-    t = type(items)
-    values = g.table.contents[items.index] if t is Zone else items if t is list or t is ConstantList \
-        else _items(g, items)
+    values = iterate(g, items)
+    if not isinstance(values, (list, tuple)):  # the values of a table
+        values = list(values)
     if not values:
         raise EffectError(f"{name}() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
     return values[index]

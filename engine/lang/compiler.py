@@ -409,6 +409,14 @@ class Compiler:
     def _is_local(self, name: str) -> bool:
         return any(name in s for s in self.scopes)
 
+    def _global(self, node: Tree | Token | None) -> str | None:
+        """The name `node` is, if it is a bare name that no local of the rule hides."""
+        if isinstance(node, Tree) and node.data == "name":
+            name = str(node.children[0])
+            if not self._is_local(name):
+                return name
+        return None
+
     def _read_local(self, name: str) -> ast.expr:
         for scope in reversed(self.scopes):
             if name in scope:
@@ -513,12 +521,9 @@ class Compiler:
     def _value_maybe_suspending(self, node: Tree) -> tuple[ast.expr, bool]:
         """The right-hand side of a statement: a plain expression, or a call that may suspend
         (then its value is the call's value or SUSPENDED)."""
-        if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-            name = str(node.children[0].children[0])
-            if not self._is_local(name):
-                kind = self._call_kind(name)
-                if kind in (B.EFFECT, B.CHOICE, "procedure"):
-                    return self._call(node, statement=True)
+        name = self._global(node.children[0]) if node.data == "call" else None
+        if name is not None and self._call_kind(name) in (B.EFFECT, B.CHOICE, "procedure"):
+            return self._call(node, statement=True)
         return self._expr(node), False
 
     def _s_let_stmt(self, node: Tree):
@@ -755,8 +760,7 @@ class Compiler:
     def _e_attribute(self, node):
         obj, attr_tok = node.children
         attr = str(attr_tok)
-        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "option" \
-                and not self._is_local("option"):
+        if self._global(obj) == "option":
             if attr not in self.names.options:
                 self._error(attr_tok, f"unknown option '{attr}'{suggest(attr, self.names.options)}")
             return _call(_attr(_attr(_name("g"), "options"), "get"), _const(attr))
@@ -773,21 +777,19 @@ class Compiler:
 
     def _family(self, node: Tree | Token) -> tuple[str, str] | None:
         """('zones' or 'counters', name) if `node` names a zone family or a counter family."""
-        if isinstance(node, Tree) and node.data == "name" and not self._is_local(str(node.children[0])):
-            name = str(node.children[0])
-            if self.names.zones.get(name):
-                return "zones", name
-            if self.names.counters.get(name):
-                return "counters", name
+        name = self._global(node)
+        if name is not None and self.names.zones.get(name):
+            return "zones", name
+        if name is not None and self.names.counters.get(name):
+            return "counters", name
         return None
 
     def _zone(self, node: Tree | Token) -> ast.expr | None:
         """The expression of a zone, if the tree says `node` is one (a zone, or a zone of a
         family at a key); None if only the running game can tell."""
-        if isinstance(node, Tree) and node.data == "name":
-            name = str(node.children[0])
-            if not self._is_local(name) and name in self.names.zones and self.names.zones[name] is None:
-                return _item(_game_table("zones"), _const(name))
+        name = self._global(node)
+        if name in self.names.zones and self.names.zones[name] is None:
+            return _item(_game_table("zones"), _const(name))
         if isinstance(node, Tree) and node.data == "index":
             family = self._family(node.children[0])
             if family is not None and family[0] == "zones":
@@ -811,20 +813,16 @@ class Compiler:
     def _plainly_list(self, node: Tree | Token) -> bool:
         """Whether the tree says `node` is a list: a list or comprehension written out, or the
         name of a constant list."""
-        if not isinstance(node, Tree):
-            return False
-        if node.data in ("list", "list_comp"):
+        if isinstance(node, Tree) and node.data in ("list", "list_comp"):
             return True
-        return (node.data == "name" and not self._is_local(str(node.children[0]))
-                and type(self.names.constants.get(str(node.children[0]))) is ConstantList)
+        return type(self.names.constants.get(self._global(node))) is ConstantList
 
     def _e_index(self, node):
         obj, key = node.children
         family = self._family(obj)
         if family is not None:  # a zone or counter of a family: a plain dict lookup
             return _item(_item(_game_table(family[0]), _const(family[1])), self._expr(key))
-        if isinstance(obj, Tree) and obj.data == "name" and not self._is_local(str(obj.children[0])) \
-                and type(self.names.constants.get(str(obj.children[0]))) in (ConstantList, MappingProxyType):
+        if type(self.names.constants.get(self._global(obj))) in (ConstantList, MappingProxyType):
             return _item(self._expr(obj), self._expr(key))  # an item of a constant list or table
         return _call("_r_index", _name("g"), self._expr(obj), self._expr(key))
 
@@ -871,7 +869,7 @@ class Compiler:
             env: ast.expr = ast.Dict(keys, values)
         else:  # the locals themselves, so that the function sees them as they change
             env = ast.Dict([None, *keys], [_name("env"), *values]) if passed else _name("env")
-        return _call("_r_lambda", _const(index), _name(ref.name), _const(var), env, _name("g"))
+        return _call("_r_lambda", _const(index), _name(ref.name), env, _name("g"))
 
     def _e_cond_expr(self, node):
         a, cond, b = (self._expr(c) for c in node.children)
@@ -922,8 +920,7 @@ class Compiler:
         return [self._expr(c) for c in node.children]
 
     def _counted(self, callee: Tree | Token, args_node: Tree | None) -> bool:
-        return (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) == "count"
-                and not self._is_local("count") and args_node is not None and args_node.data != "comp_argument"
+        return (self._global(callee) == "count" and args_node is not None and args_node.data != "comp_argument"
                 and len(args_node.children) == 1 and (self._zone(args_node.children[0]) is not None
                                                       or self._plainly_list(args_node.children[0])))
 
@@ -933,8 +930,7 @@ class Compiler:
         return ast.Dict([_const(p) for p, _ in pairs], [a for _, a in pairs])
 
     def _short_circuit(self, callee: Tree | Token, args_node: Tree | None) -> bool:
-        return (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) in ("any", "all")
-                and not self._is_local(str(callee.children[0])) and args_node is not None
+        return (self._global(callee) in ("any", "all") and args_node is not None
                 and args_node.data == "comp_argument")
 
     def _e_call(self, node):
@@ -944,17 +940,16 @@ class Compiler:
     def _call(self, node: Tree, statement: bool) -> tuple[ast.expr, bool]:
         callee, args_node = node.children
         if self._short_circuit(callee, args_node):  # any(x for ...) stops at the first true x
-            name = str(callee.children[0])
-            return _call(f"_r_{name}", self._comprehension(*args_node.children, lazy=True)), False
+            return _call(f"_r_{self._global(callee)}", self._comprehension(*args_node.children, lazy=True)), False
         if self._counted(callee, args_node):  # count(zone or list): the length of a list
             item = args_node.children[0]
             cards = self._zone_cards(item)
             return _call("_r_len", cards if cards is not None else self._expr(item)), False
         args = self._arguments(args_node)
-        if not (isinstance(callee, Tree) and callee.data == "name") or self._is_local(str(callee.children[0])):
+        name = self._global(callee)
+        if name is None:  # a function value
             return ast.Call(self._expr(callee), args, []), False
         tok = callee.children[0]
-        name = str(tok)
         kind = self._call_kind(name)
         if kind is None:
             known = set(self.names.functions) | set(self.names.procedures) | set(B.REGISTRY)
