@@ -10,6 +10,10 @@ decisions/s: the median of `--repeat` runs. Then:
   (checked against the engine with `python benchmarks/reference_tor.py --check`), plays as many
   games, run for run beside the engine's. "engine/reference" is the engine's time over the
   reference's for the same number of games: the goal is 2x or less.
+- floor: benchmarks/floor.yaml, a ruleset of 57 decisions (as many as a Trick of the Rails game)
+  and almost no rules, as many games, run for run beside the others. Its time is what the engine
+  spends on decisions alone (ask, view, agent, apply, resume); "floor/reference" says how much of
+  the 2x goal that leaves for the rules themselves.
 - validate: wall time of `python -m engine validate` of the four rulesets, one subprocess
   (start-up, loading and checking all of them), median of `--repeat`, after one untimed run
   that writes Python's bytecode files and fills the engine's caches.
@@ -164,12 +168,17 @@ def main() -> int:
         with_ref = name == "trick_of_the_rails"
         times: list[float] = []
         ref_times: list[float] = []
-        for _ in range(args.repeat):  # engine and reference run for run, side by side
+        floor_times: list[float] = []
+        if with_ref:
+            floor = load_ruleset(HERE / "floor.yaml")
+        for _ in range(args.repeat):  # engine, reference and floor run for run, side by side
             seconds, decisions = timed(lambda: engine_run(simulate, rs, players, games))
             times.append(seconds)
             if with_ref:
                 seconds, ref_decisions = timed(lambda: reference_run(ref, players, games))
                 ref_times.append(seconds)
+                seconds, floor_decisions = timed(lambda: engine_run(simulate, floor, players, games))
+                floor_times.append(seconds)
         result = rates(name, players, games, times, decisions)
         out["rulesets"].append(result)
         row(f"{name} ({players}p)", result)
@@ -178,6 +187,10 @@ def main() -> int:
             out["engine_over_reference"] = round(result["seconds"] / out["reference"]["seconds"], 1)
             row("  hand-written reference", out["reference"])
             say(f"{'  engine/reference':<28}{out['engine_over_reference']:>24.1f}x the time (goal: 2x or less)")
+            out["floor"] = rates("floor", players, games, floor_times, floor_decisions)
+            out["floor_over_reference"] = round(out["floor"]["seconds"] / out["reference"]["seconds"], 2)
+            row("  floor (decisions only)", out["floor"])
+            say(f"{'  floor/reference':<28}{out['floor_over_reference']:>24.2f}x the time, before any rule runs")
 
     out["validate_seconds"] = round(validate_seconds(root, args.repeat), 3)
     say(f"validate: `python -m engine validate` of the 4 rulesets, one subprocess: {out['validate_seconds']:.2f} s")
@@ -198,7 +211,8 @@ def main() -> int:
     if "reference" in out:
         tor = out["rulesets"][0]
         summary.append(f"trick_of_the_rails {tor['games_per_second']:.0f} games/s, hand-written "
-                       f"{out['reference']['games_per_second']:.0f} games/s: {out['engine_over_reference']}x (goal 2x)")
+                       f"{out['reference']['games_per_second']:.0f} games/s: {out['engine_over_reference']}x (goal 2x), "
+                       f"floor {out['floor_over_reference']}x")
     summary += [f"{r['ruleset']} {r['games_per_second']:g} games/s" for r in out["rulesets"] if r["ruleset"] != "trick_of_the_rails"]
     summary.append(f"validate {out['validate_seconds']:.2f} s")
     if "memory" in out:
