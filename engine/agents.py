@@ -5,10 +5,12 @@ one door for decisions.
 """
 from __future__ import annotations
 
+import importlib
 import random
 import sys
-from typing import Callable, Protocol, TextIO
+from typing import Any, Callable, Protocol, TextIO
 
+from .errors import EngineError, suggest
 from .undo import TakeBack
 from .view import PlayerView, render
 
@@ -83,14 +85,84 @@ class HumanAgent:
             return choice - 1
 
 
+SEATS_HELP = """\
+A seat is one of:
+  random                 picks any legal option
+  greedy                 one step of look-ahead by the ruleset's heuristic
+  mcts                   Monte Carlo tree search (the strongest; about a second a decision at most)
+  human                  a person at this terminal
+  MODULE:CLASS           your own agent class, e.g. mybots.cautious:CautiousAgent
+Parameters follow the kind, each after a colon: mcts:iterations=400:depth=0, greedy:worlds=4,
+mybots.cautious:CautiousAgent:risk=0.2. mcts takes iterations (default 200), depth (random moves
+after the tree before the heuristic scores, default 20; 0 = play to the end), c (exploration,
+default 0.7) and ms (also stop after that many milliseconds a decision)."""
+
+
+def _builtin_kinds() -> dict[str, Callable[..., Agent]]:
+    from .search import GreedyAgent, MctsAgent  # the search bots load only when a seat asks
+    return {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
+    """`kind[:name=value]...` or `module:Class[:name=value]...` as (kind, parameters)."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    kind, rest = parts[0], parts[1:]
+    if rest and "=" not in rest[0]:  # module:Class
+        kind, rest = f"{kind}:{rest[0]}", rest[1:]
+    params: dict[str, Any] = {}
+    for part in rest:
+        name, eq, value = part.partition("=")
+        if not eq or not name.strip():
+            raise EngineError(f"seat '{text}': '{part}' is not a parameter; write name=value, "
+                              "e.g. mcts:iterations=400")
+        params[name.strip()] = _number(value.strip())
+    if not kind:
+        raise EngineError(f"seat '{text}' names no kind of player")
+    return kind, params
+
+
+def _agent_class(kind: str) -> Callable[..., Agent]:
+    """A built-in kind, or a class named module:Class."""
+    kinds = _builtin_kinds()
+    if kind in kinds:
+        return kinds[kind]
+    if ":" not in kind:
+        raise EngineError(f"unknown seat kind '{kind}'{suggest(kind, [*kinds, 'human'])}; use "
+                          f"{', '.join([*kinds, 'human'])} or MODULE:CLASS")
+    module_name, _, class_name = kind.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise EngineError(f"seat '{kind}': cannot import {module_name} ({exc})") from None
+    found = getattr(module, class_name, None)
+    if not callable(found):
+        raise EngineError(f"seat '{kind}': {module_name} has no class {class_name}")
+    return found
+
+
+def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgent) -> Agent:
+    """One agent from its seat text; a bot's class is called with `seed=` and its parameters."""
+    kind, params = parse_seat(seat)
+    if kind == "human":
+        if params:
+            raise EngineError("a human seat takes no parameters")
+        return make_human()
+    cls = _agent_class(kind)
+    try:
+        return cls(seed=seed, **params)
+    except TypeError as exc:
+        raise EngineError(f"seat '{seat}': {exc}") from None
+
+
 def make_agents(seats: list[str], seed: int, make_human: Callable[[], Agent] = HumanAgent) -> list[Agent]:
-    """Agents for the seats; each random agent's seed derives from the game seed and its seat."""
-    agents: list[Agent] = []
-    for i, kind in enumerate(seats):
-        if kind == "random":
-            agents.append(RandomAgent(seed * 7919 + i + 1))
-        elif kind == "human":
-            agents.append(make_human())
-        else:
-            raise ValueError(f"unknown seat kind '{kind}'; use human or random")
-    return agents
+    """Agents for the seats; each bot's seed derives from the game seed and its seat."""
+    return [make_agent(seat, seed * 7919 + i + 1, make_human) for i, seat in enumerate(seats)]

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from . import __version__
-from .agents import QuitGame, make_agents
+from .agents import SEATS_HELP, QuitGame, make_agents, parse_seat
 from .errors import EffectError, EngineError, RulesetError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
@@ -23,11 +23,12 @@ from .view import render, view
 
 EXAMPLES = """examples:
   engine validate rulesets/*.yaml
-  engine play rulesets/GAME.yaml --players 4 --seats human,random,random,random
+  engine play rulesets/GAME.yaml --players 4 --seats human,mcts,mcts,greedy
   engine play rulesets/GAME.yaml --players 4 --option teams=true --save game.json
   engine play --resume game.json
   engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
   engine simulate rulesets/GAME.yaml --players 4 --with my_cards.yaml
+  engine simulate rulesets/GAME.yaml --players 3 --seats mcts:iterations=100,random,random
   engine replay game.json
 """
 
@@ -61,21 +62,26 @@ def _parser() -> argparse.ArgumentParser:
                         help="add (or remove) cards with a file of your own; repeatable")
 
     pl = sub.add_parser("play", help="play a game at the terminal",
-                        description="Play one game. Seats are human or random; by default you take "
-                        "seat 1 and bots the others. At a prompt, type an option's number, u to take "
-                        "back your last decision, q to stop (you are offered to save).")
+                        description="Play one game. By default you take seat 1 and random bots the "
+                        "others; --seats human,mcts,mcts gives you bots that think. At a prompt, type "
+                        "an option's number, u to take back your last decision, q to stop (you are "
+                        "offered to save).", epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(pl, resumable=True)
-    pl.add_argument("--seats", help="comma-separated seat kinds: human or random (default: human,random,..., "
+    pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
+                    "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,random,..., "
                     "or with --resume the seats of the save)")
     pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
                     "when it ends or stops")
     pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
                     "options come from the save)")
 
-    s = sub.add_parser("simulate", help="play many random games and report results",
-                       description="Play GAMES games with random agents. Prints a summary, or with "
-                       "--json one object with a 'results' list (seed, scores, winners per game) and totals.")
+    s = sub.add_parser("simulate", help="play many games between bots and report results",
+                       description="Play GAMES games between bots (random ones by default). Prints a "
+                       "summary, or with --json one object with a 'results' list (seed, scores, winners "
+                       "per game) and totals.", epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
+    s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
+                   "MODULE:CLASS, with parameters as mcts:iterations=100 (default: random for every seat)")
     s.add_argument("--games", "-g", type=int, default=100, help="number of games (default: 100)")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -147,16 +153,21 @@ def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]
     return ruleset, players, options, seed
 
 
-def _seats(text: str | None, players: int, saved: Any = None) -> list[str]:
-    """The seats of --seats, else those of a save, else a person in seat 1 and bots."""
+def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False) -> list[str]:
+    """The seats of --seats, else those of a save, else a person in seat 1 and random bots
+    (`bots`: random bots only, for simulations)."""
     if text:
         seats = [s.strip() for s in text.split(",")]
     elif isinstance(saved, list) and len(saved) == players and all(isinstance(s, str) for s in saved):
         seats = saved
     else:
-        seats = ["human"] + ["random"] * (players - 1)
+        seats = ["random"] * players if bots else ["human"] + ["random"] * (players - 1)
     if len(seats) != players:
         raise EngineError(f"--seats names {len(seats)} seat(s) for {players} players")
+    for seat in seats:
+        if bots and parse_seat(seat)[0] == "human":
+            raise EngineError("a simulation has no human seats; use random, greedy, mcts or MODULE:CLASS")
+    make_agents(seats, 0, make_human=lambda: None)  # every seat checked before the game starts
     return seats
 
 
@@ -191,8 +202,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         agents = make_agents(seats, game.seed + len(game.decisions))
     except ValueError as exc:
         raise EngineError(str(exc)) from None
-    names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(seats)}
-    humans = {i + 1 for i, kind in enumerate(seats) if kind == "human"}
+    kinds = [parse_seat(seat)[0] for seat in seats]
+    names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(kinds)}
+    humans = {i + 1 for i, kind in enumerate(kinds) if kind == "human"}
     try:
         play(game, agents, names, undo=UndoHistory(humans))
     except QuitGame:
@@ -228,13 +240,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset, players, options, seed = _setup(args)
     if args.games < 1:
         raise EngineError("--games must be at least 1")
-    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty())
+    seats = _seats(args.seats, players, bots=True)
+    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats)
     if args.json:
         json.dump(report, sys.stdout, indent=1)
         print()
         return 0
     t = report["totals"]
-    print(f"{ruleset.name}: {args.games} games, {players} random players, seed {seed}")
+    print(f"{ruleset.name}: {args.games} games, {players} players ({', '.join(seats)}), seed {seed}")
     print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
     for seat, wins in t["wins_by_seat"].items():
         print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")

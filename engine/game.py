@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .errors import EffectError, IllegalMove, SaveError
 from .lang.compiler import evaluate, locate
@@ -303,18 +303,22 @@ class Game:
         card of its kind with the same back was), everywhere in the state but the log; what is
         at each place (face down, who else remembers it) stays. Its random generator is new,
         from `seed`, so nothing about future draws carries over. view(world, player) equals
-        view(game, player)."""
+        view(game, player).
+
+        Nothing of the hidden truth survives: the deal depends only on the places and the seed
+        (not on which card was where), the world's seed is `seed`, it has no past decisions,
+        and in its log a card this player did not see is a stand-in with the same back."""
         if not isinstance(player, int) or not 1 <= player <= len(self.players):
             raise IllegalMove(f"determinize() needs a player from 1 to {len(self.players)}, not {player!r}")
         table = self.table
-        groups: dict[tuple, list[Card]] = {}
-        for card in table.cards:
+        groups: dict[tuple, list[Card]] = {}  # hidden cards by kind and back, in the order of their places
+        for card in self._places():
             if not table.can_see(card, player):
-                groups.setdefault((card.kind, repr(sorted(card.back.items()))), []).append(card)
+                groups.setdefault(_look(card), []).append(card)
         rng = random.Random(seed)
         cards: dict[Card, Card] = {}
         for group in groups.values():
-            dealt = group[:]
+            dealt = sorted(group, key=lambda c: c.index)
             rng.shuffle(dealt)
             cards.update((a, b) for a, b in zip(group, dealt) if a is not b)
         zones: dict[Zone, Zone] = {}
@@ -324,7 +328,27 @@ class Game:
                 zones.update((family[a], family[b]) for a, b in cards.items())
         world = self._copy(cards, zones)
         world.rng = random.Random(rng.getrandbits(64))
+        world.seed, world.decisions = seed, []
+        stand_in: dict[tuple, Card] = {}
+        for card in table.cards:
+            stand_in.setdefault(_look(card), card)
+        world.log = [_told(entry, player, stand_in) for entry in self.log]
         return world
+
+    def _places(self) -> Iterator[Card]:
+        """Every card, in the order of the places they are at: each zone's cards in order, a
+        card's own zones right after it, so the order does not depend on which card is where."""
+        table = self.table
+        own = [table.zones[name] for name, spec in self.rules.zones.items() if spec.per == "card"]
+
+        def walk(zone: Zone) -> Iterator[Card]:
+            for card in table.contents[zone.index]:
+                yield card
+                for family in own:
+                    yield from walk(family[card])
+        for zone in table.all_zones():
+            if zone.holder is None:
+                yield from walk(zone)
 
     def state_key(self) -> int:
         """A hash of the table and of where the program is, for transposition tables (stable
@@ -449,8 +473,15 @@ class Game:
 
     def scores(self) -> dict[Player, Any]:
         """Each player's score by the ruleset's scoring; with teams, a team's sum for each member."""
-        score = self.rules.score
-        own = {p: evaluate(score, self, {"player": p}) for p in self.players}
+        return self._by_team(self.rules.score)
+
+    def estimates(self) -> dict[Player, Any]:
+        """Each player's standing by the ruleset's `heuristic` (default: its score), summed by
+        team as scores are: what search bots maximise before a game is over."""
+        return self._by_team(self.rules.heuristic or self.rules.score)
+
+    def _by_team(self, expression: Any) -> dict[Player, Any]:
+        own = {p: evaluate(expression, self, {"player": p}) for p in self.players}
         teams = self.team_groups()
         if not teams:
             return own
@@ -487,3 +518,18 @@ class Game:
         h.update(repr(sorted((k, repr(v)) for k, v in self.table.counters.items())).encode())
         h.update(repr(self.decisions).encode())
         return h.hexdigest()
+
+
+def _look(card: Card) -> tuple:
+    """What tells a face-down card from another: its kind and its back."""
+    return (card.kind, repr(sorted(card.back.items())))
+
+
+def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry:
+    """A log entry with every card `player` did not see when it was logged replaced by a
+    stand-in with the same look, so the line reads the same to them and names nothing more."""
+    parts = entry.parts
+    if not any(seen is not None and player not in seen for _, seen in parts):
+        return entry
+    return LogEntry(tuple((stand_in[_look(v)] if type(v) is Card and seen is not None and player not in seen else v, seen)
+                          for v, seen in parts))

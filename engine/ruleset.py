@@ -105,6 +105,7 @@ class Ruleset:
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None
     tiebreak: Callable | None = None
+    heuristic: Callable | None = None  # a player's standing mid-game, for search bots; None: the score
     teams: tuple[Callable, list[list[int]]] | None = None
     boards: dict[str, Board] = field(default_factory=dict)
     board_display: dict[str, Callable] = field(default_factory=dict)
@@ -352,6 +353,8 @@ class _Builder:
             rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
         if "tiebreak" in scoring:
             rs.tiebreak = self.compile(("scoring", "tiebreak"), "expression", ["player"], "tiebreak")
+        if "heuristic" in scoring:
+            rs.heuristic = self.compile(("scoring", "heuristic"), "expression", ["player"], "heuristic")
         if "when" in scoring.get("teams", {}) and "groups" in scoring["teams"]:
             when = self.compile(("scoring", "teams", "when"), "expression", [], "teams")
             groups = scoring["teams"]["groups"]

@@ -38,15 +38,17 @@ def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
 
 
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[str, Any],
-             progress: TextIO | None = None) -> dict[str, Any]:
-    """Play `games` random games; return per-game results and totals."""
+             progress: TextIO | None = None, seats: list[str] | None = None) -> dict[str, Any]:
+    """Play `games` games between the bots of `seats` (agents.make_agent; default: random
+    for every seat); return per-game results and totals."""
+    seats = seats or ["random"] * players
     results = []
     wins = {f"P{i}": 0.0 for i in range(1, players + 1)}
     started = time.perf_counter()
     for index in range(games):
         s = game_seed(seed, index)
         game = Game(ruleset, players, options, s, keep_log=False, rewind=False)
-        play(game, make_agents(["random"] * players, s))
+        play(game, make_agents(seats, s))
         final = game.scores()
         scores = {str(p): v for p, v in final.items()}
         winners = [str(p) for p in game.winners(final)]
@@ -62,7 +64,7 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
         progress.write("\n")
     elapsed = time.perf_counter() - started
     return {
-        "ruleset": ruleset.name, "players": players, "games": games, "seed": seed, "options": options,
+        "ruleset": ruleset.name, "players": players, "seats": seats, "games": games, "seed": seed, "options": options,
         "results": results,
         "totals": {
             "wins_by_seat": wins,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .errors import IllegalMove
 from .game import Game, LogEntry
 from .lang.compiler import evaluate
 from .board import Place, render_hex
@@ -97,6 +98,16 @@ class PlayerView:
         """How many options this player has now (0 when another player decides)."""
         d = self._game.pending
         return len(d.options) if d is not None and (self.player is None or d.player == self.player) else 0
+
+    def world(self, seed: int) -> Game:
+        """A game this player cannot tell from the real one, to think ahead in: the cards they
+        have not seen dealt again from `seed` (`Game.determinize`), with chance of its own. The
+        way search bots look ahead without reading what they may not know."""
+        if self.player is None:
+            raise IllegalMove("world() is for a player's view; the referee has the game itself")
+        world = self._game.determinize(self.player, seed)
+        world.keep_log = world.rewind = False
+        return world
 
     @property
     def decision(self) -> dict[str, Any] | None:

@@ -1,0 +1,157 @@
+"""Bots that think ahead: one-step look-ahead (`greedy`) and Monte Carlo tree search (`mcts`).
+
+Both work for every ruleset through the game interface alone (legal actions, apply, clone,
+scores, the ruleset's `heuristic`), and both look ahead only in worlds from
+`PlayerView.world(seed)`: games their player cannot tell from the real one, with the cards
+they have not seen dealt again and chance of their own. So they never read what their player
+may not know, and with hidden information the search is information-set MCTS in the manner of
+Cowling, Powley and Whitehouse (2012): a new world every iteration, one tree over all of them,
+a move's statistics counted only when it was available.
+
+Each agent draws its worlds' seeds from its own generator, seeded at creation: the same seed
+and the same views give the same decisions.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from .game import Game
+from .values import frozen
+from .view import PlayerView
+
+
+def standing(values: dict[Any, Any]) -> dict[Any, float]:
+    """Each player's share of the others they are ahead of (a tie counts half), from 0 to 1: a
+    reward that does not depend on the scale of a ruleset's scores."""
+    players = list(values)
+    if len(players) < 2:
+        return {p: 1.0 for p in players}
+    return {p: sum(1.0 if values[p] > values[q] else 0.5 if values[p] == values[q] else 0.0
+                   for q in players if q != p) / (len(players) - 1) for p in players}
+
+
+def outcome(world: Game) -> dict[Any, float]:
+    """The reward of each player: by the final scores (and tiebreak) when the game is over,
+    else by the ruleset's heuristic."""
+    if not world.over:
+        return standing(world.estimates())
+    scores = world.scores()
+    winners = set(world.winners(scores))
+    # The winners (tiebreak included) are ahead of everyone; the others rank by score.
+    return standing({p: (p in winners, s) for p, s in scores.items()})
+
+
+class GreedyAgent:
+    """One step of look-ahead: takes the option after which its player's heuristic stands
+    best against the best of the others' (ties broken at random)."""
+
+    def __init__(self, seed: int, worlds: int = 1):
+        self.rng = random.Random(seed)
+        self.worlds = max(1, int(worlds))
+
+    def choose(self, view: PlayerView) -> int:
+        n = view.option_count
+        if n <= 1:
+            return 0
+        me = view.player
+        totals = [0.0] * n
+        for _ in range(self.worlds):
+            world = view.world(self.rng.getrandbits(63))
+            for i in range(n):
+                after = world.clone()
+                after.apply(i)
+                values = after.estimates() if not after.over else after.scores()
+                others = [v for p, v in values.items() if p != me]
+                totals[i] += values[me] - (max(others) if others else 0)
+        best = max(totals)
+        return self.rng.choice([i for i, t in enumerate(totals) if t == best])
+
+
+class _Node:
+    """A node of the search tree: the move that led here, by whom, and its statistics."""
+
+    __slots__ = ("player", "children", "visits", "reward", "available")
+
+    def __init__(self, player: Any = None):
+        self.player = player
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+class MctsAgent:
+    """UCT Monte Carlo tree search over worlds its player cannot tell from the real game.
+
+    Each iteration takes a new world, walks down the tree (UCB1 among the moves available in
+    that world), adds one node, plays random moves for at most `depth` decisions (0: to the
+    end) and scores the result: by the final ranking if the game is over, else by the
+    ruleset's heuristic. `iterations` bounds the work (reproducible); `ms`, if given, also
+    bounds the time per decision (then results depend on the machine's speed)."""
+
+    def __init__(self, seed: int, iterations: int = 200, depth: int = 20, c: float = 0.7,
+                 ms: float | None = None):
+        self.rng = random.Random(seed)
+        self.iterations = max(1, int(iterations))
+        self.depth = max(0, int(depth))
+        self.c = float(c)
+        self.ms = float(ms) if ms is not None else None
+
+    def choose(self, view: PlayerView) -> int:
+        n = view.option_count
+        if n <= 1:
+            return 0
+        root = _Node()
+        deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else None
+        for _ in range(self.iterations):
+            self._iterate(root, view.world(self.rng.getrandbits(63)))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        # The root's moves are the options of the view, the same in every world: keyed by index.
+        visits = [root.children[i].visits if i in root.children else 0 for i in range(n)]
+        best = max(visits)
+        return self.rng.choice([i for i, v in enumerate(visits) if v == best])
+
+    def _iterate(self, root: _Node, world: Game) -> None:
+        rng, node, path = self.rng, root, []
+        while not world.over:
+            options = world.pending.options
+            if len(options) == 1:  # a forced move is not a choice: no node for it
+                world.apply(0)
+                continue
+            # Below the root a move is known by what it is (the same card in every world),
+            # at the root by its index (the view's options, in every world).
+            keys = range(len(options)) if node is root else [frozen(o) for o in options]
+            children = node.children
+            untried = [i for i, k in enumerate(keys) if k not in children]
+            for k in keys:
+                if k in children:
+                    children[k].available += 1
+            if untried:
+                i = rng.choice(untried)
+                child = children[keys[i]] = _Node(world.pending.player)
+                child.available = 1
+                world.apply(i)
+                path.append(child)
+                break
+            c = self.c
+            best_i, best_u = 0, -math.inf
+            for i, k in enumerate(keys):
+                child = children[k]
+                u = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                if u > best_u:
+                    best_i, best_u = i, u
+            node = children[keys[best_i]]
+            world.apply(best_i)
+            path.append(node)
+        steps = 0
+        while not world.over and (self.depth == 0 or steps < self.depth):
+            world.apply(rng.randrange(len(world.pending.options)))
+            steps += 1
+        reward = outcome(world)
+        for node in path:
+            node.visits += 1
+            node.reward += reward[node.player]
