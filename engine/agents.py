@@ -6,8 +6,12 @@ one door for decisions.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import inspect
+import os
 import random
 import sys
+from pathlib import Path
 from typing import Any, Callable, Protocol, TextIO
 
 from .errors import EngineError, suggest
@@ -91,7 +95,8 @@ A seat is one of:
   greedy                 one step of look-ahead by the ruleset's heuristic
   mcts                   Monte Carlo tree search (the strongest; about a second a decision at most)
   human                  a person at this terminal
-  MODULE:CLASS           your own agent class, e.g. mybots.cautious:CautiousAgent
+  FILE.py:CLASS          your own agent class, e.g. examples/agents/flat_monte_carlo.py:FlatMonteCarlo
+  MODULE:CLASS           the same from an importable module, e.g. mybots.cautious:CautiousAgent
 Parameters follow the kind, each after a colon: mcts:iterations=400:depth=0, greedy:worlds=4,
 mybots.cautious:CautiousAgent:risk=0.2. mcts takes iterations (default 200), depth (random moves
 after the tree before the heuristic scores, default 20; 0 = play to the end), c (exploration,
@@ -116,7 +121,7 @@ def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
     """`kind[:name=value]...` or `module:Class[:name=value]...` as (kind, parameters)."""
     parts = [p.strip() for p in text.strip().split(":")]
     kind, rest = parts[0], parts[1:]
-    if rest and "=" not in rest[0]:  # module:Class
+    if rest and "=" not in rest[0] and kind not in (*_builtin_kinds(), "human"):  # FILE.py:Class or module:Class
         kind, rest = f"{kind}:{rest[0]}", rest[1:]
     params: dict[str, Any] = {}
     for part in rest:
@@ -131,21 +136,31 @@ def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
 
 
 def _agent_class(kind: str) -> Callable[..., Agent]:
-    """A built-in kind, or a class named module:Class."""
+    """A built-in kind, or a class named FILE.py:Class or module:Class (a module is looked for
+    in the current folder too)."""
     kinds = _builtin_kinds()
     if kind in kinds:
         return kinds[kind]
     if ":" not in kind:
         raise EngineError(f"unknown seat kind '{kind}'{suggest(kind, [*kinds, 'human'])}; use "
-                          f"{', '.join([*kinds, 'human'])} or MODULE:CLASS")
-    module_name, _, class_name = kind.partition(":")
+                          f"{', '.join([*kinds, 'human'])}, FILE.py:CLASS or MODULE:CLASS")
+    where, _, class_name = kind.rpartition(":")
     try:
-        module = importlib.import_module(module_name)
+        if where.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            if spec is None or not Path(where).is_file():
+                raise ImportError(f"no file {where}")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+        else:
+            if "" not in sys.path and os.getcwd() not in sys.path:
+                sys.path.append(os.getcwd())
+            module = importlib.import_module(where)
     except ImportError as exc:
-        raise EngineError(f"seat '{kind}': cannot import {module_name} ({exc})") from None
+        raise EngineError(f"seat '{kind}': cannot import {where} ({exc})") from None
     found = getattr(module, class_name, None)
-    if not callable(found):
-        raise EngineError(f"seat '{kind}': {module_name} has no class {class_name}")
+    if not isinstance(found, type):
+        raise EngineError(f"seat '{kind}': {where} has no class {class_name}")
     return found
 
 
@@ -157,9 +172,14 @@ def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgen
             raise EngineError("a human seat takes no parameters")
         return make_human()
     cls = _agent_class(kind)
+    accepted = [name for name in inspect.signature(cls).parameters if name != "seed"]
+    for name in params:
+        if name not in accepted:
+            raise EngineError(f"seat '{seat}': {kind} has no parameter '{name}'{suggest(name, accepted)}; "
+                              f"its parameters: {', '.join(accepted) or 'none'}")
     try:
         return cls(seed=seed, **params)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise EngineError(f"seat '{seat}': {exc}") from None
 
 

@@ -67,6 +67,10 @@ _IDENTITIES = frozenset({Place, Board, ConstantList, MappingProxyType})
 _KEPT = _SCALARS | _IDENTITIES | {Card, Zone}
 
 
+def _identity_order(item: tuple[Any, Any]) -> tuple[str, int]:
+    return type(item[0]).__name__, item[0].index
+
+
 class Copier:
     """Copies values of one game for another game `g`. Lists and tables are new (a container
     met twice is copied once); identities are kept, or mapped through `cards` and `zones`
@@ -103,8 +107,13 @@ class Copier:
             out = {}
             self.memo[id(value)] = out
             if self.cards is not None:
-                for k, v in value.items():
-                    out[self(k)] = self(v)
+                items = [(self(k), self(v)) for k, v in value.items()]
+                # Keys dealt again go back into their slots in a fixed order (by identity), so
+                # the order of a table tells nothing about which card was where.
+                moved = [i for i, (k, (new, _)) in enumerate(zip(value, items)) if new is not k]
+                for i, pair in zip(moved, sorted([items[i] for i in moved], key=_identity_order)):
+                    items[i] = pair
+                out.update(items)
             elif kept.issuperset(map(type, value.values())):
                 out.update(value)
             else:  # keys are hashable, so they never change: only values are copied

@@ -303,6 +303,12 @@ BAD_USAGE = {
     "seats-wrong-count": (["play", TRICK, "--players", "3", "--seats", "random,random"], ["seat", "3"]),
     "seats-unknown-kind": (["play", TRICK, "--players", "3", "--seats", "random,robot,random"],
                            ["robot", "human", "random"]),
+    "seats-misspelt-kind": (["simulate", TRICK, "--players", "3", "--seats", "random,mtcs,random"],
+                            ["mtcs", "did you mean 'mcts'"]),
+    "seats-bad-parameter": (["simulate", TRICK, "--players", "3", "--seats", "mcts:iteration=5,random,random"],
+                            ["iteration", "did you mean 'iterations'"]),
+    "simulate-human-seat": (["simulate", TRICK, "--players", "3", "--seats", "human,random,random"],
+                            ["no human seats"]),
     "games-zero": (["simulate", TRICK, "--players", "3", "--games", "0"], ["--games"]),
     "missing-ruleset": (["play", "nosuch.yaml", "--seats", "random,random"], ["nosuch.yaml"]),
     "ruleset-is-a-directory": (["simulate", "rulesets", "--games", "1"], ["rulesets"]),
@@ -373,6 +379,30 @@ def test_human_plays_trick_of_the_rails(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "'x' is not a number" in proc.stdout
     assert "Final scores" in proc.stdout
+
+
+def test_a_person_plays_against_mcts_and_greedy_bots(tmp_path):
+    save = tmp_path / "bots.json"
+    proc = engine("play", TRICK, "--players", "3", "--seats", "human,mcts:iterations=10,greedy", "--seed", "8",
+                  "--save", save, input="1\n" * 400)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^\s+P2 \(mcts\)\s+-?\d+", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^\s+P3 \(greedy\)\s+-?\d+", proc.stdout, re.M), proc.stdout
+    assert json.loads(save.read_text())["seats"] == ["human", "mcts:iterations=10", "greedy"]
+    assert "reproduces" in engine("replay", save).stdout
+
+
+def test_simulate_with_bot_seats_names_them():
+    proc = engine("simulate", TRICK, "--players", "3", "--games", "2", "--seed", "1",
+                  "--seats", "mcts:iterations=5:depth=0,greedy,random")
+    assert proc.returncode == 0, proc.stderr
+    assert "3 players (mcts:iterations=5:depth=0, greedy, random)" in proc.stdout
+
+
+def test_simulate_help_explains_seats():
+    out = engine("simulate", "--help").stdout
+    for word in ("greedy", "mcts", "iterations", "FILE.py:CLASS", "MODULE:CLASS"):
+        assert word in out
 
 
 @pytest.mark.parametrize("feed", ["q\n", "quit\n", "Q\n", "abc\nq\n", "1\nq\n"])

@@ -1,0 +1,217 @@
+"""The bots (random, greedy, mcts, your own class): seats as text, reproducible decisions, and
+the information discipline: a bot decides from its view and worlds its player cannot tell
+apart, so a swap of two cards its player has never seen changes nothing it does."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.agents import make_agent, make_agents, parse_seat
+from engine.errors import EngineError
+from engine.game import Game
+from engine.ruleset import load_ruleset
+from engine.search import GreedyAgent, MctsAgent, outcome, standing
+from engine.simulate import play, simulate
+from engine.table import Card
+from engine.view import view
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [("rulesets/trick_of_the_rails.yaml", 4), ("rulesets/isle_of_trains.yaml", 3),
+         ("rulesets/trainsilvania.yaml", 3), ("rulesets/railways.yaml", 3),
+         ("examples/guide/step5_options_triggers_modifiers.yaml", 3)]
+RULES = {path: load_ruleset(ROOT / path) for path, _ in GAMES}
+SMALL = {"greedy": lambda seed: GreedyAgent(seed), "mcts": lambda seed: MctsAgent(seed, iterations=12, depth=6)}
+
+
+# ---------------------------------------------------------------- seats as text
+
+def test_a_seat_is_a_kind_with_parameters():
+    assert parse_seat("mcts") == ("mcts", {})
+    assert parse_seat("mcts:iterations=400:c=1.5:depth=0") == ("mcts", {"iterations": 400, "c": 1.5, "depth": 0})
+    assert parse_seat("mybots.cautious:Careful:risk=low") == ("mybots.cautious:Careful", {"risk": "low"})
+    assert parse_seat("examples/agents/flat_monte_carlo.py:FlatMonteCarlo") == \
+        ("examples/agents/flat_monte_carlo.py:FlatMonteCarlo", {})
+    agent = make_agent("mcts:iterations=7:depth=0", 1)
+    assert isinstance(agent, MctsAgent) and (agent.iterations, agent.depth) == (7, 0)
+
+
+@pytest.mark.parametrize("seat, message", [
+    ("mtcs", "unknown seat kind 'mtcs' (did you mean 'mcts'?)"),
+    ("mcts:iterations", "'iterations' is not a parameter; write name=value"),
+    ("mcts:iteration=3", "mcts has no parameter 'iteration' (did you mean 'iterations'?)"),
+    ("greedy:worlds=many", "seat 'greedy:worlds=many'"),
+    ("no/such/file.py:Agent", "cannot import no/such/file.py"),
+    ("examples/agents/flat_monte_carlo.py:Nobody", "has no class Nobody"),
+    ("human:x=1", "a human seat takes no parameters"),
+])
+def test_a_bad_seat_says_what_is_wrong(seat, message):
+    with pytest.raises(EngineError) as caught:
+        make_agent(seat, 1)
+    assert message in str(caught.value)
+
+
+def test_your_own_agent_class_from_a_file(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rules, n = RULES["rulesets/trick_of_the_rails.yaml"], 4
+    agents = make_agents(["examples/agents/flat_monte_carlo.py:FlatMonteCarlo:playouts=1"] + ["random"] * 3, 5)
+    assert type(agents[0]).__name__ == "FlatMonteCarlo" and agents[0].playouts == 1
+    game = play(Game(rules, n, seed=5, keep_log=False), agents)
+    assert game.over
+
+
+# ---------------------------------------------------------------- rewards
+
+def test_standing_ranks_players_whatever_the_scale():
+    assert standing({1: 10, 2: 30, 3: 20}) == {1: 0.0, 2: 1.0, 3: 0.5}
+    assert standing({1: -5.0, 2: -5.0}) == {1: 0.5, 2: 0.5}
+    assert standing({1: 3}) == {1: 1.0}
+
+
+def test_a_finished_game_rewards_its_winners_first():
+    rules = RULES["rulesets/trick_of_the_rails.yaml"]
+    game = play(Game(rules, 4, seed=3, keep_log=False), make_agents(["random"] * 4, 3))
+    reward = outcome(game)
+    winners = game.winners()
+    assert all(reward[w] == max(reward.values()) for w in winners)
+    assert all(reward[p] < reward[winners[0]] for p in game.players if p not in winners)
+
+
+# ---------------------------------------------------------------- reproducible, and they play
+
+def _first_real_decision(rules, players, seed, moves=5):
+    """A game after `moves` random decisions, at a decision with more than one option."""
+    game = Game(rules, players, seed=seed, keep_log=False)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.apply(rng.randrange(len(game.legal_actions())))
+    assert not game.over and len(game.legal_actions()) > 1
+    return game
+
+
+@pytest.mark.parametrize("kind", sorted(SMALL))
+@pytest.mark.parametrize("path, players", GAMES)
+def test_the_same_seed_makes_the_same_decision(path, players, kind):
+    game = _first_real_decision(RULES[path], players, 11)
+    me = game.current_player
+    picks = {SMALL[kind](seed=4).choose(view(game, me)) for _ in range(2)}
+    assert len(picks) == 1 and 0 <= picks.pop() < len(game.legal_actions())
+
+
+@pytest.mark.parametrize("path, players", GAMES)
+def test_greedy_and_mcts_play_a_game(path, players):
+    rules = RULES[path]
+    game = Game(rules, players, seed=2, keep_log=False)
+    agents = [SMALL["mcts"](1), SMALL["greedy"](2)] + make_agents(["random"] * (players - 2), 3)
+    rng = random.Random(0)
+    for _ in range(40):  # some decisions of every kind of bot; a whole game would take long
+        if game.over:
+            break
+        agent = agents[game.current_player - 1]
+        choice = agent.choose(view(game, game.current_player))
+        assert choice in game.legal_actions()
+        game.apply(choice if rng.random() < 0.9 else game.legal_actions()[-1])
+
+
+def test_mcts_finds_a_won_trick_of_the_rails_more_often_than_chance():
+    """Small budget, few games: a sign of purpose, not a measure of strength (that is
+    benchmarks/bots.py)."""
+    rules = RULES["rulesets/trick_of_the_rails.yaml"]
+    report = simulate(rules, 4, 8, 1, rules.resolve_options({}, 4), seats=["mcts:iterations=40"] + ["random"] * 3)
+    assert report["seats"][0] == "mcts:iterations=40"
+    assert report["totals"]["win_share_by_seat"]["P1"] > 0.25
+
+
+# ---------------------------------------------------------------- the information test
+
+def _unseen_pair(game: Game, player: int):
+    """Two cards `player` can neither see nor remember, with the same kind and back, at
+    different places, each with nothing of its own attached (no cards in its own zones)."""
+    table = game.table
+    own = [table.zones[n] for n, spec in game.rules.zones.items() if spec.per == "card"]
+    by_look: dict[tuple, list[Card]] = {}
+    for card in table.cards:
+        if not table.can_see(card, player) and not any(table.cards_in(f[card]) for f in own):
+            by_look.setdefault((card.kind, repr(sorted(card.back.items()))), []).append(card)
+    for group in by_look.values():
+        for a in group:
+            for b in group:
+                if a is not b and (table.zone_of(a) is not table.zone_of(b) or a.index < b.index):
+                    return a, b
+    return None
+
+
+def _swap(game: Game, a: Card, b: Card) -> None:
+    """Exchange the places of two cards, each place keeping its state (face down, who knows it)."""
+    t = game.table
+    za, zb = t.zone_of(a), t.zone_of(b)
+    ia, ib = t.contents[za.index].index(a), t.contents[zb.index].index(b)
+    t.contents[za.index][ia], t.contents[zb.index][ib] = b, a
+    t.where[a.index], t.where[b.index] = zb, za
+    for flags in (t.face_down, t.known):
+        flags[a.index], flags[b.index] = flags[b.index], flags[a.index]
+
+
+def _position_with_secrets(rules, players):
+    """A decision of some player with more than one option, while there are two cards that
+    player has never seen (the position of the first seed and move count that has them)."""
+    for seed in range(30):
+        for moves in (3, 8, 15):
+            game = Game(rules, players, seed=seed, keep_log=True)
+            rng = random.Random(seed)
+            for _ in range(moves):
+                if game.over:
+                    break
+                game.apply(rng.randrange(len(game.legal_actions())))
+            if game.over or len(game.legal_actions()) < 2:
+                continue
+            pair = _unseen_pair(game, game.current_player)
+            if pair:
+                return game, pair
+    raise AssertionError("no position with two unseen cards found")
+
+
+@pytest.mark.parametrize("kind", sorted(SMALL))
+@pytest.mark.parametrize("path, players", GAMES)
+def test_a_bot_decides_the_same_when_cards_it_never_saw_are_swapped(path, players, kind):
+    game, (a, b) = _position_with_secrets(RULES[path], players)
+    me = game.current_player
+    swapped = game.clone()
+    _swap(swapped, a, b)
+    assert swapped.digest() != game.digest(), "the swap changed nothing: the test could not fail"
+    assert view(swapped, me).as_dict() == view(game, me).as_dict()
+    # The worlds the bot thinks in are the same table, card for card...
+    for seed in (1, 2):
+        w1, w2 = view(game, me).world(seed), view(swapped, me).world(seed)
+        assert w1.digest() == w2.digest() and w1.state_key() == w2.state_key()
+    # ...so are its decisions, move after move.
+    bot1, bot2 = SMALL[kind](seed=9), SMALL[kind](seed=9)
+    for _ in range(3):
+        if game.over:
+            break
+        me = game.current_player
+        pick = bot1.choose(view(game, me))
+        assert bot2.choose(view(swapped, me)) == pick
+        game.apply(pick)
+        swapped.apply(pick)
+
+
+def test_a_world_keeps_no_secret_of_the_real_game():
+    """Its seed is its own, it has no past decisions, and in its log every card its player
+    did not see is a stand-in: the first card of the ruleset with the same kind and back."""
+    hidden = 0  # cards logged unseen, over all games (the guide's game logs some early)
+    for path, players in GAMES:
+        game, _ = _position_with_secrets(RULES[path], players)
+        me = game.current_player
+        world = view(game, me).world(77)
+        assert world.seed == 77 and world.decisions == []
+        assert view(world, me).log() == view(game, me).log()
+        for real, told in zip(game.log, world.log, strict=True):
+            for (value, seen), (kept, _) in zip(real.parts, told.parts, strict=True):
+                if isinstance(value, Card) and seen is not None and me not in seen:
+                    hidden += 1
+                    assert kept is next(c for c in game.table.cards if c.kind == value.kind and c.back == value.back)
+                else:
+                    assert kept is value
+    assert hidden > 0, "no log line named an unseen card: the test could not fail"
