@@ -62,13 +62,13 @@ def _parser() -> argparse.ArgumentParser:
                         help="add (or remove) cards with a file of your own; repeatable")
 
     pl = sub.add_parser("play", help="play a game at the terminal",
-                        description="Play one game. By default you take seat 1 and random bots the "
-                        "others; --seats human,mcts,mcts gives you bots that think. At a prompt, type "
+                        description="Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
+                        "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
                         "an option's number, u to take back your last decision, q to stop (you are "
                         "offered to save).", epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(pl, resumable=True)
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
-                    "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,random,..., "
+                    "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
                     "or with --resume the seats of the save)")
     pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
                     "when it ends or stops")
@@ -154,14 +154,14 @@ def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]
 
 
 def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False) -> list[str]:
-    """The seats of --seats, else those of a save, else a person in seat 1 and random bots
+    """The seats of --seats, else those of a save, else a person in seat 1 and mcts bots
     (`bots`: random bots only, for simulations)."""
     if text:
         seats = [s.strip() for s in text.split(",")]
     elif isinstance(saved, list) and len(saved) == players and all(isinstance(s, str) for s in saved):
         seats = saved
     else:
-        seats = ["random"] * players if bots else ["human"] + ["random"] * (players - 1)
+        seats = ["random"] * players if bots else ["human"] + ["mcts"] * (players - 1)
     if len(seats) != players:
         raise EngineError(f"--seats names {len(seats)} seat(s) for {players} players")
     for seat in seats:
