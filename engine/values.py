@@ -65,6 +65,7 @@ class Lambda:
 _SCALARS = frozenset({int, float, str, bool, type(None), Player})
 _IDENTITIES = frozenset({Place, Board, ConstantList, MappingProxyType})
 _KEPT = _SCALARS | _IDENTITIES | {Card, Zone}
+_FLAT = _SCALARS | {Card, Zone, Place}  # hashable items a relabelling maps with one lookup
 
 
 def _identity_order(item: tuple[Any, Any]) -> tuple[str, int]:
@@ -81,6 +82,7 @@ class Copier:
         self.cards = cards
         self.zones = zones
         self.kept = _KEPT if cards is None else _SCALARS | _IDENTITIES
+        self.relabel: dict[Any, Any] = {**(cards or {}), **(zones or {})}
         self.memo: dict[int, Any] = {}
 
     def __call__(self, value: Any) -> Any:
@@ -100,6 +102,9 @@ class Copier:
             self.memo[id(value)] = out
             if kept.issuperset(map(type, value)):
                 out.extend(value)
+            elif self.cards is not None and _FLAT.issuperset(map(type, value)):
+                relabel = self.relabel
+                out.extend([relabel.get(v, v) for v in value])
             else:
                 out.extend([self(v) for v in value])
             return out
@@ -107,7 +112,9 @@ class Copier:
             out = {}
             self.memo[id(value)] = out
             if self.cards is not None:
-                items = [(self(k), self(v)) for k, v in value.items()]
+                relabel = self.relabel
+                items = [(relabel.get(k, k) if type(k) in _FLAT else self(k),
+                          relabel.get(v, v) if type(v) in _FLAT else self(v)) for k, v in value.items()]
                 # Keys dealt again go back into their slots in a fixed order (by identity), so
                 # the order of a table tells nothing about which card was where.
                 moved = [i for i, (k, (new, _)) in enumerate(zip(value, items)) if new is not k]
