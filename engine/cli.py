@@ -202,7 +202,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     watcher = min(humans) if len(humans) == 1 else None
     print()
     print(render(view(game, watcher, names), log_lines=12))
-    print("\nFinal scores:")
+    print(f"\n{game_over(game)}. Final scores:")
     for p, score in game.scores().items():
         print(f"  {names[int(p)]:<14} {score}")
     print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
@@ -242,6 +242,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def game_over(game: Game) -> str:
+    """'Game over', with why when the game says (a game restored from an old save may not)."""
+    return "Game over" + (f" ({game.end_reason})" if game.end_reason else "")
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     game, data, warnings = replay(args.file, args.ruleset)
     for w in warnings:
@@ -260,12 +265,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return 1
         return 0
     scores = {str(p): s for p, s in game.scores().items()}
-    print("Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
+    print(f"{game_over(game)}. Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
           + "; winner(s): " + ", ".join(str(p) for p in game.winners()))
     if expected is None:
         print(f"{args.file}: replayed; the save holds no result to compare with.")
         return 0
-    if expected.get("digest") == game.digest() and expected.get("scores") == scores:
+    if expected.get("digest") == game.digest() and expected.get("scores") == scores \
+            and expected.get("end_reason", game.end_reason) == game.end_reason:  # older saves have none
         print(f"{args.file}: reproduces exactly ({len(game.decisions)} decisions).")
         return 0
     print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")

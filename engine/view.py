@@ -177,6 +177,7 @@ class PlayerView:
             "log": self.log(log_last),
             "decision": self.decision,
             "over": game.over,
+            "end_reason": game.end_reason,
         }
 
 

@@ -103,7 +103,7 @@ def saved_game(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
 def test_play_random_seats_finishes_and_saves(saved_game):
     save, proc = saved_game
     assert proc.returncode == 0, proc.stderr
-    assert "Final scores" in proc.stdout
+    assert "\nGame over (last trick). Final scores:\n" in proc.stdout
     for seat in ("P1", "P2", "P3"):
         assert re.search(rf"^\s+{seat} \(random\)\s+-?\d+", proc.stdout, re.M), proc.stdout
     assert re.search(r"^Winner\(s\): P\d", proc.stdout, re.M)
@@ -111,7 +111,7 @@ def test_play_random_seats_finishes_and_saves(saved_game):
     data = json.loads(save.read_text())
     assert data["seed"] == 5 and data["players"] == 3
     assert data["decisions"] and all(isinstance(d, int) for d in data["decisions"])
-    assert "result" in data
+    assert data["result"]["end_reason"] == data["state"]["end_reason"] == "last trick"
 
 
 def test_play_is_deterministic(saved_game, tmp_path):
@@ -130,6 +130,17 @@ def test_replay_reproduces(saved_game):
     assert proc.returncode == 0
     assert "reproduces" in proc.stdout
     assert "warning" not in proc.stderr
+    assert re.search(r"^Game over \(last trick\)\. Scores: P1 -?\d+", proc.stdout, re.M), proc.stdout
+
+
+def test_replay_of_a_save_made_before_end_reasons(saved_game, tmp_path):
+    """A save written before games had end reasons (none in its state or result) still
+    reproduces, and the replay says why the game ended."""
+    def without_reasons(data: dict) -> None:
+        del data["state"]["end_reason"], data["result"]["end_reason"]
+    proc = engine("replay", _edited(saved_game[0], tmp_path, without_reasons))
+    assert proc.returncode == 0 and "reproduces exactly" in proc.stdout, proc.stdout + proc.stderr
+    assert "Game over (last trick)." in proc.stdout
 
 
 def test_replay_show_prints_table(saved_game):
@@ -161,6 +172,7 @@ SAVE_EDITS = {
     "wrong-format": (lambda d: d.__setitem__("format", "other/9"), ["format"]),
     "missing-ruleset": (lambda d: d.__setitem__("ruleset", "/nonexistent/rules.yaml"), ["rules.yaml"]),
     "wrong-result": (lambda d: d["result"].__setitem__("digest", "0" * 64), ["NOT reproduce"]),
+    "wrong-end-reason": (lambda d: d["result"].__setitem__("end_reason", "deck"), ["NOT reproduce"]),
 }
 
 
