@@ -17,7 +17,7 @@ from .errors import EffectError, EngineError, RulesetError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .saves import replay, resume, same_state, write_save
-from .simulate import play, simulate, stderr_if_tty
+from .simulate import MAX_DECISIONS, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
 
@@ -73,10 +73,14 @@ def _parser() -> argparse.ArgumentParser:
                     "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many random games and report results",
-                       description="Play GAMES games with random agents. Prints a summary, or with "
-                       "--json one object with a 'results' list (seed, scores, winners per game) and totals.")
+                       description="Play GAMES games with random agents. Prints a summary (wins, scores, "
+                       "why games ended), or with --json one object with a 'results' list (seed, scores, "
+                       "winners, end reason per game) and totals.")
     game_args(s)
     s.add_argument("--games", "-g", type=int, default=100, help="number of games (default: 100)")
+    s.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
+                   help=f"stop a game after N decisions, score it as it stands and count it as ended by "
+                   f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
 
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
@@ -228,7 +232,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset, players, options, seed = _setup(args)
     if args.games < 1:
         raise EngineError("--games must be at least 1")
-    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty())
+    if args.max_decisions < 1:
+        raise EngineError("--max-decisions must be at least 1")
+    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(),
+                      max_decisions=args.max_decisions)
     if args.json:
         json.dump(report, sys.stdout, indent=1)
         print()
@@ -238,8 +245,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
     for seat, wins in t["wins_by_seat"].items():
         print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
+    print("ended by: " + ", ".join(f"{reason} {_share(n, args.games)}" for reason, n in t["games_by_end_reason"].items()))
     print(f"{t['mean_decisions']:.1f} decisions a game; {t['seconds']}s, {t['games_per_second']} games/s")
     return 0
+
+
+def _share(n: int, total: int) -> str:
+    """n of total as a percentage; a rare case shows as "<1%", not as a "0%" that hides it."""
+    return f"{n / total:.0%}" if 100 * n >= total or n == 0 else "<1%"
 
 
 def game_over(game: Game) -> str:

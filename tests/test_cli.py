@@ -66,7 +66,7 @@ def test_console_script_help():
 @pytest.mark.parametrize("command,options", [
     ("validate", ["PATH"]),
     ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
-    ("simulate", ["--players", "--seed", "--option", "--games", "--json", "RULESET"]),
+    ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "RULESET"]),
     ("replay", ["--ruleset", "--show", "FILE"]),
 ])
 def test_subcommand_help(command, options):
@@ -268,9 +268,12 @@ def test_simulate_json(simulation):
         assert r["winners"] and set(r["winners"]) <= {"P1", "P2", "P3"}
         best = max(r["scores"].values())
         assert all(r["scores"][w] == best for w in r["winners"])
+        assert r["end_reason"] == "last trick"
     wins = report["totals"]["wins_by_seat"]
     assert set(wins) == {"P1", "P2", "P3"}
     assert sum(wins.values()) == pytest.approx(5)
+    assert report["totals"]["games_by_end_reason"] == {"last trick": 5}
+    assert report["max_decisions"] == 5000
 
 
 def test_simulate_is_deterministic(simulation):
@@ -290,6 +293,26 @@ def test_simulate_summary_text():
     assert proc.returncode == 0
     for seat in ("P1", "P2", "P3", "P4"):
         assert seat in proc.stdout
+    assert "\nended by: last trick 100%\n" in proc.stdout
+
+
+def test_simulate_stops_games_at_the_decision_cap():
+    """A game that reaches --max-decisions stops there, is scored as it stands and is counted
+    as ended by "decision cap"; the others end by their rules."""
+    proc = engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--max-decisions", "5",
+                  "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert [(r["decisions"], r["end_reason"]) for r in report["results"]] == [(5, "decision cap")] * 3
+    assert report["totals"]["games_by_end_reason"] == {"decision cap": 3}
+    assert all(set(r["scores"]) == {"P1", "P2", "P3"} and r["winners"] for r in report["results"])
+    text = engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--max-decisions", "5")
+    assert "\nended by: decision cap 100%\n" in text.stdout
+    full = json.loads(engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--json").stdout)
+    longest = max(r["decisions"] for r in full["results"])
+    mixed = json.loads(engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1",
+                              "--max-decisions", str(longest), "--json").stdout)
+    assert mixed["results"] == full["results"], "a game that ends on the cap's last decision ends by its rules"
 
 
 # ------------------------------------------------------------------ bad usage
@@ -316,6 +339,7 @@ BAD_USAGE = {
     "seats-unknown-kind": (["play", TRICK, "--players", "3", "--seats", "random,robot,random"],
                            ["robot", "human", "random"]),
     "games-zero": (["simulate", TRICK, "--players", "3", "--games", "0"], ["--games"]),
+    "max-decisions-zero": (["simulate", TRICK, "--players", "3", "--max-decisions", "0"], ["--max-decisions"]),
     "missing-ruleset": (["play", "nosuch.yaml", "--seats", "random,random"], ["nosuch.yaml"]),
     "ruleset-is-a-directory": (["simulate", "rulesets", "--games", "1"], ["rulesets"]),
 }
