@@ -962,6 +962,18 @@ def test_no_round_limit_by_default():
     assert not g.over and counter(g, "end_reason") == "" and g.end_reason is None
 
 
+def test_simulations_stop_at_the_decision_cap_or_the_round_limit():
+    """Without the round limit random games run on until simulate's decision cap, which the
+    report names; with it they end by it."""
+    from engine.simulate import simulate
+    capped = simulate(RS, 2, 3, 1, opts(2), max_decisions=200)
+    assert capped["totals"]["games_by_end_reason"] == {"decision cap": 3}
+    assert [(r["decisions"], r["end_reason"]) for r in capped["results"]] == [(200, "decision cap")] * 3
+    limited = simulate(RS, 2, 3, 1, opts(2, round_limit=3))
+    assert limited["totals"]["games_by_end_reason"] == {"round limit": 3}
+    assert all(r["end_reason"] == "round limit" and r["decisions"] < 200 for r in limited["results"])
+
+
 @pytest.mark.parametrize("n", [2, 4])
 def test_random_games_end(n):
     """Random players finish only with the round limit set; their games end by it, or
