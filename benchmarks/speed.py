@@ -82,7 +82,8 @@ def rates(name: str, players: int, games: int, times: list[float], decisions: in
 
 def engine_run(simulate: Callable, rs: Any, players: int, games: int) -> int:
     """One simulate() run; returns the number of decisions taken."""
-    result = simulate(rs, players, games, SEED, rs.resolve_options(RANDOM_PLAY.get(Path(rs.path).stem, {}), players))
+    options = rs.resolve_options(RANDOM_PLAY.get(Path(rs.path).stem, {}), players)
+    result = simulate(rs, players, games, SEED, options)
     return sum(r["decisions"] for r in result["results"])
 
 

@@ -245,7 +245,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
     for seat, wins in t["wins_by_seat"].items():
         print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
-    print("ended by: " + ", ".join(f"{reason} {_share(n, args.games)}" for reason, n in t["games_by_end_reason"].items()))
+    ends = t["games_by_end_reason"]
+    print("ended by: " + ", ".join(f"{reason} {_share(n, args.games)}" for reason, n in ends.items()))
     print(f"{t['mean_decisions']:.1f} decisions a game; {t['seconds']}s, {t['games_per_second']} games/s")
     return 0
 

@@ -221,7 +221,7 @@ class Game:
         return SUSPENDED
 
     def end(self, reason: str) -> None:
-        """Stop the game at once, wherever it is, for `reason` (its end_reason): end_game()."""
+        """Stop the game at once, wherever it is (end_game()); `reason` becomes its end_reason."""
         raise EndGame(reason)
 
     def record(self, parts: tuple) -> None:

@@ -1,8 +1,9 @@
 """Generic checks run over every ruleset in rulesets/ at every supported player count.
 
 Random games (with the options of conftest.RANDOM_PLAY, which a ruleset may need for random
-players to finish) must reach the end without error and say why they ended; every card is in exactly one zone after every
-decision; every decision offers at least one option; saving then replaying reproduces the game.
+players to finish) must reach the end without error and say why they ended; every card is in
+exactly one zone after every decision; every decision offers at least one option; saving then
+replaying reproduces the game.
 The state is data: a clone is independent, a snapshot restored from JSON text goes on exactly as
 the original, a determinized world looks the same to its player, and undo at the terminal puts
 the game back exactly or changes nothing.
