@@ -17,7 +17,7 @@ from .errors import EffectError, EngineError, RulesetError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .saves import replay, resume, same_state, write_save
-from .simulate import play, simulate, stderr_if_tty
+from .simulate import MAX_DECISIONS, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
 
@@ -77,12 +77,16 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
                        description="Play GAMES games between bots (random ones by default). Prints a "
-                       "summary, or with --json one object with a 'results' list (seed, scores, winners "
-                       "per game) and totals.", epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       "summary (wins, scores, why games ended), or with --json one object with a "
+                       "'results' list (seed, scores, winners, end reason per game) and totals.",
+                       epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
                    "MODULE:CLASS, with parameters as mcts:iterations=100 (default: random for every seat)")
     s.add_argument("--games", "-g", type=int, default=100, help="number of games (default: 100)")
+    s.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
+                   help=f"stop a game after N decisions, score it as it stands and count it as ended by "
+                   f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
 
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
@@ -214,7 +218,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     watcher = min(humans) if len(humans) == 1 else None
     print()
     print(render(view(game, watcher, names), log_lines=12))
-    print("\nFinal scores:")
+    print(f"\n{game_over(game)}. Final scores:")
     for p, score in game.scores().items():
         print(f"  {names[int(p)]:<14} {score}")
     print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
@@ -240,19 +244,35 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset, players, options, seed = _setup(args)
     if args.games < 1:
         raise EngineError("--games must be at least 1")
+    if args.max_decisions < 1:
+        raise EngineError("--max-decisions must be at least 1")
     seats = _seats(args.seats, players, bots=True)
-    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats)
+    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats,
+                      max_decisions=args.max_decisions)
     if args.json:
         json.dump(report, sys.stdout, indent=1)
         print()
         return 0
     t = report["totals"]
-    print(f"{ruleset.name}: {args.games} games, {players} players ({', '.join(seats)}), seed {seed}")
+    who = f"{players} random players" if set(seats) == {"random"} else f"{players} players ({', '.join(seats)})"
+    print(f"{ruleset.name}: {args.games} games, {who}, seed {seed}")
     print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
     for seat, wins in t["wins_by_seat"].items():
         print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
+    ends = t["games_by_end_reason"]
+    print("ended by: " + ", ".join(f"{reason} {_share(n, args.games)}" for reason, n in ends.items()))
     print(f"{t['mean_decisions']:.1f} decisions a game; {t['seconds']}s, {t['games_per_second']} games/s")
     return 0
+
+
+def _share(n: int, total: int) -> str:
+    """n of total as a percentage; a rare case shows as "<1%", not as a "0%" that hides it."""
+    return f"{n / total:.0%}" if 100 * n >= total or n == 0 else "<1%"
+
+
+def game_over(game: Game) -> str:
+    """'Game over', with why when the game says (a game restored from an old save may not)."""
+    return "Game over" + (f" ({game.end_reason})" if game.end_reason else "")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -273,12 +293,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             return 1
         return 0
     scores = {str(p): s for p, s in game.scores().items()}
-    print("Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
+    print(f"{game_over(game)}. Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items())
           + "; winner(s): " + ", ".join(str(p) for p in game.winners()))
     if expected is None:
         print(f"{args.file}: replayed; the save holds no result to compare with.")
         return 0
-    if expected.get("digest") == game.digest() and expected.get("scores") == scores:
+    if expected.get("digest") == game.digest() and expected.get("scores") == scores \
+            and expected.get("end_reason", game.end_reason) == game.end_reason:  # older saves have none
         print(f"{args.file}: reproduces exactly ({len(game.decisions)} decisions).")
         return 0
     print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")

@@ -76,6 +76,7 @@ class Game:
         self.decisions: list[int] = []
         self.pending: Decision | None = None
         self.over = False
+        self.end_reason: str | None = None  # why the game ended, once it has (see end())
         self.steps = 0
         self.arrange = arrange
         self.keep_log = keep_log
@@ -152,8 +153,9 @@ class Game:
         choose or the game ends."""
         try:
             self._execute(0, answer)
-        except EndGame:
+        except EndGame as stop:
             self.frames.clear()
+            self.end_reason = stop.reason
         if not self.frames:
             self.over = True
 
@@ -218,8 +220,9 @@ class Game:
         self.pending = Decision(Player(player), options, prompt)
         return SUSPENDED
 
-    def end(self) -> None:
-        raise EndGame()
+    def end(self, reason: str) -> None:
+        """Stop the game at once, wherever it is (end_game()); `reason` becomes its end_reason."""
+        raise EndGame(reason)
 
     def record(self, parts: tuple) -> None:
         """Log a line; each card in it keeps who could see it at this moment (lists are spelt out)."""
@@ -289,7 +292,7 @@ class Game:
         other.decisions = list(self.decisions)
         other.pending = None if self.pending is None else Decision(
             self.pending.player, copy(self.pending.options), copy(self.pending.prompt))
-        other.over = self.over
+        other.over, other.end_reason = self.over, self.end_reason
         other.steps = self.steps
         other.arrange = self.arrange
         other.keep_log, other.rewind = self.keep_log, self.rewind
@@ -356,7 +359,7 @@ class Game:
         t = self.table
         return hash((tuple(map(tuple, t.contents)), tuple(t.face_down), tuple(t.known), frozen(t.counters),
                      tuple((f.code.id, f.pc, frozen(f.env)) for f in self.frames),
-                     self.pending.player if self.pending else None, self.over))
+                     self.pending.player if self.pending else None, self.over, self.end_reason))
 
     # ------------------------------------------------------------ snapshots
 
@@ -381,6 +384,7 @@ class Game:
             "seed": self.seed,
             "decisions": list(self.decisions),
             "over": self.over,
+            "end_reason": self.end_reason,
             "table": {
                 "zones": [[c.id for c in cards] for cards in table.contents],
                 "face_down": [c.id for c in table.cards if table.face_down[c.index]],
@@ -461,6 +465,9 @@ class Game:
                  for entry in data["log"]]
         g.decisions = [int(d) for d in data["decisions"]]
         g.over = bool(data["over"])
+        g.end_reason = data.get("end_reason")  # absent from snapshots made before end reasons
+        if g.end_reason is not None and type(g.end_reason) is not str:
+            raise SaveError(f"the saved state's end_reason {g.end_reason!r} is not a string")
         g.steps = 0
         g.arrange = None
         g.keep_log = g.rewind = True

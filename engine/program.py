@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .errors import EffectError, Location
 
+FLOW_ENDED = "flow ended"  # the end reason of a game whose flow ran to its end or returned nothing
 SUSPENDED = object()  # returned by a call that pushed a frame or asked a player
 STEP_BUDGET = 200_000  # loop iterations a game may take between decisions
 
@@ -33,7 +34,12 @@ class Return(Exception):
 
 
 class EndGame(Exception):
-    """Raised by end_game(): the game stops at once and is scored."""
+    """Raised by end_game(): the game stops at once and is scored; `reason` says why (it
+    becomes `Game.end_reason`)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 CONTROL = (Break, Continue, Return, EndGame)

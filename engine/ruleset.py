@@ -16,9 +16,10 @@ from lark import Tree
 
 from .board import Board, Place
 from .errors import Diagnostic, Location, RulesetError, suggest
+from .lang.builtins import end_reason
 from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, parse
-from .program import EMIT, Arrange, Call, Code, End, Frame
+from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from .schema import schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
@@ -345,7 +346,7 @@ class _Builder:
         if "setup" in d:
             rs.setup = self.compile(("setup",), "program", [], "setup")
         rs.flow = self.compile(("flow",), "program", [], "flow") if "flow" in d else Code([End()], "flow")
-        rs.main = _main(rs.setup, rs.flow)
+        rs.main = _main(rs.setup, rs.flow, self.smap.at(("flow",)) if "flow" in d else None)
         rs.codes = {**self.codes, rs.main.id: rs.main, EMIT.id: EMIT}
         rs.lambdas = names.lambdas
         scoring = d.get("scoring", {})
@@ -642,10 +643,16 @@ def _with_modifiers(function: Function, modifiers: list[Modifier], rs: Ruleset) 
     return call
 
 
-def _main(setup: Code | None, flow: Code) -> Code:
-    """The code every game starts in: setup, the arrange hook (for tests), flow."""
-    def enter(code: Code) -> Call:
+def _main(setup: Code | None, flow: Code, flow_at: Location | None) -> Code:
+    """The code every game starts in: setup, the arrange hook (for tests), flow. What the flow
+    returns is the game's end reason: a string names it; nothing (a flow that runs to its end,
+    or a bare `return`) gives FLOW_ENDED. A wrong value is reported at the flow (`flow_at`)."""
+    def enter(code: Code, then: Callable | None = None, loc: Location | None = None, rule: str = "") -> Call:
         def start(g, env):
             return g.push(Frame(code, 0, {}))
-        return Call(start, None, None, "")
-    return Code(([enter(setup)] if setup else []) + [Arrange(), enter(flow), End()], "main")
+        return Call(start, then, loc, rule)
+
+    def ended(g, env, value) -> None:
+        g.end_reason = FLOW_ENDED if value is None else end_reason(value, "what the flow returns")
+    return Code(([enter(setup)] if setup else []) + [Arrange(), enter(flow, ended, flow_at, "flow"), End()],
+                "main")

@@ -41,7 +41,7 @@ def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     if game.over:
         data["result"] = {"digest": game.digest(),
                           "scores": {str(p): s for p, s in game.scores().items()},
-                          "winners": [str(p) for p in game.winners()]}
+                          "winners": [str(p) for p in game.winners()], "end_reason": game.end_reason}
     return data
 
 
@@ -97,8 +97,12 @@ def _ruleset(path: str | Path, data: dict[str, Any], ruleset_path: str | None) -
 
 
 def same_state(game: Game, saved: Any) -> bool:
-    """Is the game's state the one a save recorded (as JSON text would give it back)?"""
-    return json.loads(json.dumps(game.snapshot())) == saved
+    """Is the game's state the one a save recorded (as JSON text would give it back)? A save
+    made before games had end reasons has no end_reason to compare."""
+    state = json.loads(json.dumps(game.snapshot()))
+    if isinstance(saved, dict) and "end_reason" not in saved:
+        del state["end_reason"]
+    return state == saved
 
 
 def resume(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:

@@ -188,6 +188,7 @@ class PlayerView:
             "log": self.log(log_last),
             "decision": self.decision,
             "over": game.over,
+            "end_reason": game.end_reason,
         }
 
 

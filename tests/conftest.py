@@ -16,6 +16,18 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
 
 
+# Options a shipped ruleset needs for random players to finish its games: Isle of Trains ends when
+# contracts are claimed or the deck runs out, which random players never bring about, so its
+# round limit (not a rule of the game, off by default) is set, as it was by default before.
+RANDOM_PLAY = {"isle_of_trains": {"round_limit": "100"}}
+
+
+def random_play_options(rs: Ruleset, players: int, given: dict[str, str] | None = None) -> dict[str, Any]:
+    """The options of a game that random players must finish: the defaults, RANDOM_PLAY's
+    safeguard for this ruleset, then `given`."""
+    return rs.resolve_options({**RANDOM_PLAY.get(Path(rs.path).stem, {}), **(given or {})}, players)
+
+
 @lru_cache(maxsize=None)
 def ruleset(name: str) -> Ruleset:
     """A shipped ruleset by file stem, e.g. ruleset('trick_of_the_rails')."""

@@ -18,12 +18,13 @@ from engine.agents import make_agents  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.ruleset import load_ruleset  # noqa: E402
 from engine.simulate import game_seed, play  # noqa: E402
+from conftest import random_play_options  # noqa: E402
 from test_conformance import RULESETS, check_cards, check_decision  # noqa: E402
 
 
 def soak(path: Path, players: int, games: int, seed: int) -> tuple[int, int, list[str]]:
     rs = load_ruleset(path)
-    options = rs.resolve_options({}, players)
+    options = random_play_options(rs, players)
     decisions, failures = 0, []
     for i in range(games):
         s = game_seed(seed * 100 + players, i)
@@ -35,6 +36,7 @@ def soak(path: Path, players: int, games: int, seed: int) -> tuple[int, int, lis
                 check_decision(g)
             play(game, make_agents(["random"] * players, s), after_each=after)
             game.scores()
+            assert game.end_reason, "a finished game says why it ended"
             decisions += len(game.decisions)
         except Exception as exc:  # a soak run reports every failure, whatever it is
             failures.append(f"{path.name} {players}p seed {s}: {exc.__class__.__name__}: {exc}\n"

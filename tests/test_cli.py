@@ -66,7 +66,7 @@ def test_console_script_help():
 @pytest.mark.parametrize("command,options", [
     ("validate", ["PATH"]),
     ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
-    ("simulate", ["--players", "--seed", "--option", "--games", "--json", "RULESET"]),
+    ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "RULESET"]),
     ("replay", ["--ruleset", "--show", "FILE"]),
 ])
 def test_subcommand_help(command, options):
@@ -103,7 +103,7 @@ def saved_game(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
 def test_play_random_seats_finishes_and_saves(saved_game):
     save, proc = saved_game
     assert proc.returncode == 0, proc.stderr
-    assert "Final scores" in proc.stdout
+    assert "\nGame over (last trick). Final scores:\n" in proc.stdout
     for seat in ("P1", "P2", "P3"):
         assert re.search(rf"^\s+{seat} \(random\)\s+-?\d+", proc.stdout, re.M), proc.stdout
     assert re.search(r"^Winner\(s\): P\d", proc.stdout, re.M)
@@ -111,7 +111,7 @@ def test_play_random_seats_finishes_and_saves(saved_game):
     data = json.loads(save.read_text())
     assert data["seed"] == 5 and data["players"] == 3
     assert data["decisions"] and all(isinstance(d, int) for d in data["decisions"])
-    assert "result" in data
+    assert data["result"]["end_reason"] == data["state"]["end_reason"] == "last trick"
 
 
 def test_play_is_deterministic(saved_game, tmp_path):
@@ -130,6 +130,17 @@ def test_replay_reproduces(saved_game):
     assert proc.returncode == 0
     assert "reproduces" in proc.stdout
     assert "warning" not in proc.stderr
+    assert re.search(r"^Game over \(last trick\)\. Scores: P1 -?\d+", proc.stdout, re.M), proc.stdout
+
+
+def test_replay_of_a_save_made_before_end_reasons(saved_game, tmp_path):
+    """A save written before games had end reasons (none in its state or result) still
+    reproduces, and the replay says why the game ended."""
+    def without_reasons(data: dict) -> None:
+        del data["state"]["end_reason"], data["result"]["end_reason"]
+    proc = engine("replay", _edited(saved_game[0], tmp_path, without_reasons))
+    assert proc.returncode == 0 and "reproduces exactly" in proc.stdout, proc.stdout + proc.stderr
+    assert "Game over (last trick)." in proc.stdout
 
 
 def test_replay_show_prints_table(saved_game):
@@ -161,6 +172,7 @@ SAVE_EDITS = {
     "wrong-format": (lambda d: d.__setitem__("format", "other/9"), ["format"]),
     "missing-ruleset": (lambda d: d.__setitem__("ruleset", "/nonexistent/rules.yaml"), ["rules.yaml"]),
     "wrong-result": (lambda d: d["result"].__setitem__("digest", "0" * 64), ["NOT reproduce"]),
+    "wrong-end-reason": (lambda d: d["result"].__setitem__("end_reason", "deck"), ["NOT reproduce"]),
 }
 
 
@@ -256,9 +268,12 @@ def test_simulate_json(simulation):
         assert r["winners"] and set(r["winners"]) <= {"P1", "P2", "P3"}
         best = max(r["scores"].values())
         assert all(r["scores"][w] == best for w in r["winners"])
+        assert r["end_reason"] == "last trick"
     wins = report["totals"]["wins_by_seat"]
     assert set(wins) == {"P1", "P2", "P3"}
     assert sum(wins.values()) == pytest.approx(5)
+    assert report["totals"]["games_by_end_reason"] == {"last trick": 5}
+    assert report["max_decisions"] == 5000
 
 
 def test_simulate_is_deterministic(simulation):
@@ -278,6 +293,26 @@ def test_simulate_summary_text():
     assert proc.returncode == 0
     for seat in ("P1", "P2", "P3", "P4"):
         assert seat in proc.stdout
+    assert "\nended by: last trick 100%\n" in proc.stdout
+
+
+def test_simulate_stops_games_at_the_decision_cap():
+    """A game that reaches --max-decisions stops there, is scored as it stands and is counted
+    as ended by "decision cap"; the others end by their rules."""
+    proc = engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--max-decisions", "5",
+                  "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert [(r["decisions"], r["end_reason"]) for r in report["results"]] == [(5, "decision cap")] * 3
+    assert report["totals"]["games_by_end_reason"] == {"decision cap": 3}
+    assert all(set(r["scores"]) == {"P1", "P2", "P3"} and r["winners"] for r in report["results"])
+    text = engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--max-decisions", "5")
+    assert "\nended by: decision cap 100%\n" in text.stdout
+    full = json.loads(engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--json").stdout)
+    longest = max(r["decisions"] for r in full["results"])
+    mixed = json.loads(engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1",
+                              "--max-decisions", str(longest), "--json").stdout)
+    assert mixed["results"] == full["results"], "a game that ends on the cap's last decision ends by its rules"
 
 
 # ------------------------------------------------------------------ bad usage
@@ -310,6 +345,7 @@ BAD_USAGE = {
     "simulate-human-seat": (["simulate", TRICK, "--players", "3", "--seats", "human,random,random"],
                             ["no human seats"]),
     "games-zero": (["simulate", TRICK, "--players", "3", "--games", "0"], ["--games"]),
+    "max-decisions-zero": (["simulate", TRICK, "--players", "3", "--max-decisions", "0"], ["--max-decisions"]),
     "missing-ruleset": (["play", "nosuch.yaml", "--seats", "random,random"], ["nosuch.yaml"]),
     "ruleset-is-a-directory": (["simulate", "rulesets", "--games", "1"], ["rulesets"]),
 }

@@ -1,7 +1,9 @@
 """Generic checks run over every ruleset in rulesets/ at every supported player count.
 
-Random games must reach the end without error; every card is in exactly one zone after every
-decision; every decision offers at least one option; saving then replaying reproduces the game.
+Random games (with the options of conftest.RANDOM_PLAY, which a ruleset may need for random
+players to finish) must reach the end without error and say why they ended; every card is in
+exactly one zone after every decision; every decision offers at least one option; saving then
+replaying reproduces the game.
 The state is data: a clone is independent, a snapshot restored from JSON text goes on exactly as
 the original, a determinized world looks the same to its player, and undo at the terminal puts
 the game back exactly or changes nothing.
@@ -23,7 +25,7 @@ from engine.table import Card
 from engine.undo import TakeBack, UndoHistory
 from engine.view import view
 
-from conftest import ROOT, RULESETS
+from conftest import ROOT, RULESETS, random_play_options
 
 GAMES_PER_COUNT = 6
 
@@ -52,10 +54,10 @@ def check_decision(game: Game) -> None:
 @pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
 def test_random_games_end_cleanly(path, players):
     rs = load_ruleset(path)
-    option_sets = [rs.resolve_options({}, players)]
+    option_sets = [random_play_options(rs, players)]
     for name, spec in rs.options.items():
         if isinstance(spec.default, bool) and (not spec.players or players in spec.players):
-            option_sets.append(rs.resolve_options({name: str(not spec.default)}, players))
+            option_sets.append(random_play_options(rs, players, {name: str(not spec.default)}))
     for options in option_sets:
         for i in range(GAMES_PER_COUNT):
             seed = game_seed(players, i)
@@ -67,7 +69,7 @@ def test_random_games_end_cleanly(path, players):
                 check_cards(g)
                 check_decision(g)
             play(game, make_agents(["random"] * players, seed), after_each=after)
-            assert game.over
+            assert game.over and isinstance(game.end_reason, str) and game.end_reason.strip()
             scores = game.scores()
             assert set(scores) == set(game.players)
             assert game.winners(), "a finished game has at least one winner"
@@ -77,7 +79,7 @@ def test_random_games_end_cleanly(path, players):
 def test_save_then_replay_reproduces(path, players, tmp_path):
     rs = load_ruleset(path)
     seed = game_seed(players, 99)
-    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    game = Game(rs, players, random_play_options(rs, players), seed)
     play(game, make_agents(["random"] * players, seed))
     save = tmp_path / "game.json"
     write_save(game, save)
@@ -85,6 +87,7 @@ def test_save_then_replay_reproduces(path, players, tmp_path):
     assert warnings == []
     assert again.over
     assert again.digest() == game.digest() == data["result"]["digest"]
+    assert again.end_reason == game.end_reason == data["result"]["end_reason"]
     assert again.scores() == game.scores()
     assert json.loads(save.read_text())["decisions"] == game.decisions
 
@@ -93,14 +96,14 @@ def test_save_then_replay_reproduces(path, players, tmp_path):
 def test_same_seed_same_decisions_same_game(path):
     rs = load_ruleset(path)
     n = rs.players[-1]
-    first = Game(rs, n, rs.resolve_options({}, n), 1234)
+    first = Game(rs, n, random_play_options(rs, n), 1234)
     play(first, make_agents(["random"] * n, 1234))
-    second = Game(rs, n, rs.resolve_options({}, n), 1234, decisions=first.decisions)
+    second = Game(rs, n, random_play_options(rs, n), 1234, decisions=first.decisions)
     assert second.over
     assert second.digest() == first.digest()
     assert second.scores() == first.scores()
-    other = Game(rs, n, rs.resolve_options({}, n), 1235)
-    assert other.digest() != Game(rs, n, rs.resolve_options({}, n), 1234).digest(), \
+    other = Game(rs, n, random_play_options(rs, n), 1235)
+    assert other.digest() != Game(rs, n, random_play_options(rs, n), 1234).digest(), \
         "a different seed should deal a different game"
 
 
@@ -114,7 +117,7 @@ def test_views_leak_nothing(path, players):
     rs = load_ruleset(path)
     for i in range(2):
         seed = game_seed(players, 500 + i)
-        game = Game(rs, players, rs.resolve_options({}, players), seed)
+        game = Game(rs, players, random_play_options(rs, players), seed)
         seen: dict[int, set[int]] = {p: set() for p in game.players}
         agents = make_agents(["random"] * players, seed)
         logged = 0
@@ -169,7 +172,7 @@ def test_clone_is_independent(path, players):
     for i in range(2):
         seed = game_seed(players, 300 + i)
         rng = random.Random(seed)
-        game = Game(rs, players, rs.resolve_options({}, players), seed)
+        game = Game(rs, players, random_play_options(rs, players), seed)
         play_randomly(game, rng, stop_at=rng.randrange(0, 80))
         before = (game.digest(), state_text(game))
         copy = game.clone()
@@ -188,7 +191,7 @@ def test_snapshot_round_trip_through_json_text(path, players):
     rs = load_ruleset(path)
     seed = game_seed(players, 400)
     rng = random.Random(seed)
-    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    game = Game(rs, players, random_play_options(rs, players), seed)
     while not game.over:
         restored = Game.from_snapshot(rs, json.loads(json.dumps(game.snapshot())))
         assert restored.digest() == game.digest() and restored.state_key() == game.state_key()
@@ -204,6 +207,7 @@ def test_snapshot_round_trip_through_json_text(path, players):
         play_randomly(game, rng, stop_at=len(game.decisions) + rng.randrange(1, 120))
     restored = Game.from_snapshot(rs, json.loads(json.dumps(game.snapshot())))
     assert restored.over and restored.scores() == game.scores() and restored.winners() == game.winners()
+    assert restored.end_reason == game.end_reason
 
 
 @pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}p" for p, n in CASES])
@@ -213,7 +217,7 @@ def test_determinize_keeps_the_view_and_varies_the_hidden(path, players):
     rs = load_ruleset(path)
     seed = game_seed(players, 500)
     rng = random.Random(seed)
-    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    game = Game(rs, players, random_play_options(rs, players), seed)
     points = varied = 0
     while not game.over:
         me = game.current_player
@@ -263,7 +267,7 @@ def test_undo_at_the_terminal(path, players):
     that seat decided before, or is refused and changes nothing."""
     rs = load_ruleset(path)
     seed = game_seed(players, 600)
-    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    game = Game(rs, players, random_play_options(rs, players), seed)
     person = UndoingSeat(game, random.Random(seed))
     play(game, [person] + make_agents(["random"] * players, seed)[1:], undo=UndoHistory({1}))
     assert game.over and person.undone + person.refused > 0
@@ -282,7 +286,7 @@ def test_the_examples_copy_save_and_determinize(path, extensions):
     players = rs.players[0]
     seed = game_seed(players, 700)
     rng = random.Random(seed)
-    game = Game(rs, players, rs.resolve_options({}, players), seed)
+    game = Game(rs, players, random_play_options(rs, players), seed)
     while not game.over:
         choice = rng.randrange(len(game.legal_actions()))
         if len(game.decisions) < 30 or len(game.decisions) % 10 == 0:

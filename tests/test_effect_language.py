@@ -193,6 +193,54 @@ def test_end_game_stops_at_once_and_scores(tmp_path):
     assert g.over
     assert g.scores() == {1: 0, 2: 5}
     assert g.winners() == [2]
+    assert g.end_reason == "end_game"
+
+
+@pytest.mark.parametrize("flow,reason", [
+    ('points[1] = 2\nend_game("treasure found")\npoints[1] = 99\n', "treasure found"),
+    ('points[1] = 2\nreturn "out of time"\n', "out of time"),
+    ("points[1] = 2\n", "flow ended"),
+    ("points[1] = 2\nreturn\n", "flow ended"),
+])
+def test_a_game_says_why_it_ended(tmp_path, flow, reason):
+    """end_game("name") and a flow's `return "name"` name the ending; end_game() is "end_game";
+    a flow that runs to its end or returns nothing gives "flow ended"."""
+    g = run(tmp_path, flow)
+    assert g.over and g.end_reason == reason and g.scores() == {1: 2, 2: 0}
+
+
+def test_the_end_reason_can_come_from_a_choice_and_a_trigger(tmp_path):
+    extra = """
+        triggers:
+          - on: bell
+            do: |
+              end_game("bell rang")
+        """
+    g = run(tmp_path, """
+        let how = choose(1, ["quietly", "loudly"], "How?")
+        if how == "loudly":
+            emit("bell")
+        return how
+        """, textwrap.dedent(extra))
+    assert not g.over and g.end_reason is None
+    quiet, loud = g.clone(), g.clone()
+    quiet.apply(0)
+    loud.apply(1)
+    assert (quiet.over, quiet.end_reason) == (True, "quietly")
+    assert (loud.over, loud.end_reason) == (True, "bell rang")
+
+
+@pytest.mark.parametrize("flow,words", [
+    ("end_game(3)\n", "end_game's reason must be a string naming why the game ended, got a number"),
+    ('end_game("  ")\n', "end_game's reason must be a string naming why the game ended, got an empty string"),
+    ("return 3\n", "what the flow returns must be a string naming why the game ended, got a number"),
+    ("return players\n", "what the flow returns must be a string naming why the game ended, got a list"),
+])
+def test_an_end_reason_that_is_no_name_is_a_located_error(tmp_path, flow, words):
+    with pytest.raises(EffectError) as info:
+        run(tmp_path, flow)
+    assert re.match(r".*tiny\.yaml:\d+:\d+: error: ", str(info.value)), str(info.value)
+    assert words in str(info.value) and "(in flow)" in str(info.value)
 
 
 def test_rules_are_parsed_once_at_load_time(tmp_path, monkeypatch):

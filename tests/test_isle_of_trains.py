@@ -19,6 +19,8 @@ Card figures used below (cost / weight or power / capacity / own cargo type / po
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.errors import EffectError, IllegalMove
@@ -892,9 +894,9 @@ def test_end_when_the_deck_is_exhausted():
     play_takes(g, 1)
     assert counter(g, "end_reason") == "deck" and counter(g, "final_turns_left") == 2
     play_takes(g, 2)
-    assert not g.over
+    assert not g.over and g.end_reason is None
     play_takes(g, 1)
-    assert g.over
+    assert g.over and g.end_reason == "deck"
 
 
 def test_no_end_when_the_hand_limit_discard_refills_the_discard_pile():
@@ -928,7 +930,7 @@ def test_end_when_enough_contracts_are_claimed(n):
     for seat in list(range(2, n + 1)) + [1]:
         assert not g.over
         play_takes(g, seat)
-    assert g.over
+    assert g.over and g.end_reason == "contracts"
 
 
 def test_one_short_of_the_contract_count_does_not_end():
@@ -946,13 +948,39 @@ def test_round_limit_safeguard():
     while not g.over:
         g.apply(0)
     assert counter(g, "end_reason") == "round limit" and counter(g, "round") == 1
+    assert g.end_reason == "round limit"
+
+
+def test_no_round_limit_by_default():
+    """round_limit is not a rule of the game: off unless asked for, so a game goes on past
+    round 100 (the limit's old default) when nobody brings about an ending."""
+    assert opts(2)["round_limit"] == 0
+    g = Game(RS, 2, opts(2), 5)
+    rng = random.Random(5)
+    while counter(g, "round") <= 100:
+        g.apply(rng.randrange(len(g.legal_actions())))
+    assert not g.over and counter(g, "end_reason") == "" and g.end_reason is None
+
+
+def test_simulations_stop_at_the_decision_cap_or_the_round_limit():
+    """Without the round limit random games run on until simulate's decision cap, which the
+    report names; with it they end by it."""
+    from engine.simulate import simulate
+    capped = simulate(RS, 2, 3, 1, opts(2), max_decisions=200)
+    assert capped["totals"]["games_by_end_reason"] == {"decision cap": 3}
+    assert [(r["decisions"], r["end_reason"]) for r in capped["results"]] == [(200, "decision cap")] * 3
+    limited = simulate(RS, 2, 3, 1, opts(2, round_limit=3))
+    assert limited["totals"]["games_by_end_reason"] == {"round limit": 3}
+    assert all(r["end_reason"] == "round limit" and r["decisions"] < 200 for r in limited["results"])
 
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_random_games_end(n):
+    """Random players finish only with the round limit set; their games end by it, or
+    (rarely) by the rulebook's endings."""
     from engine.agents import make_agents
     from engine.simulate import play
     for seed in range(3):
-        g = Game(RS, n, opts(n), seed)
+        g = Game(RS, n, opts(n, round_limit=100), seed)
         play(g, make_agents(["random"] * n, seed))
-        assert g.over and counter(g, "end_reason") in ("contracts", "deck", "round limit")
+        assert g.over and g.end_reason == counter(g, "end_reason") in ("contracts", "deck", "round limit")

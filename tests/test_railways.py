@@ -599,9 +599,19 @@ def test_end_markers_run_out_finish_the_turn_then_one_more():
     for _ in range(6):                                   # 3 rounds x 2 players
         assert not game.over
         pick(game, "pass")
-    assert game.over
+    assert game.over and game.end_reason == "markers run out"
     assert counter(game, "turn") == 2
     assert game.scores() == {1: 0, 2: 1}
+
+
+def test_the_safety_turn_limit_ends_the_game_with_its_own_reason():
+    game = new_game(2, options_=opts(2, turn_limit=1))
+    everybody_passes_auction(game)
+    for _ in range(6):                                   # turn 1: 3 rounds x 2 players
+        assert not game.over
+        pick(game, "pass")
+    assert game.over and game.end_reason == "turn limit" and counter(game, "limit_reached")
+    assert counter(game, "turn") == 1
 
 
 def test_damaged_track_carries_nothing_until_repaired(tmp_path):
@@ -733,6 +743,6 @@ def test_random_games_end_by_the_markers(players):
         seed = game_seed(players * 31, i)
         game = Game(RS, players, opts(players), seed)
         play(game, make_agents(["random"] * players, seed))
-        assert game.over
+        assert game.over and game.end_reason == "markers run out"
         assert not counter(game, "limit_reached")
         assert counter(game, "markers") <= 0 and counter(game, "turn") == counter(game, "last_turn")

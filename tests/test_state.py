@@ -145,6 +145,7 @@ def play_randomly(game: Game, rng: random.Random, stop_at: int | None = None) ->
 def observed(game: Game) -> dict:
     """Everything a test can observe of a game, as plain values."""
     return {"digest": game.digest(), "decisions": list(game.decisions), "over": game.over,
+            "end_reason": game.end_reason,
             "log": [log_line(e, None) for e in game.log], "view": view(game, None).as_dict(),
             "scores": game.scores() if game.over else None}
 
@@ -248,6 +249,7 @@ DAMAGE = {
     "pending-player": lambda d: d["pending"].__setitem__("player", 7),
     "option-unknown": lambda d: d["options"].__setitem__("nosuch", 1),
     "seed": lambda d: d.__setitem__("seed", "one"),
+    "end-reason": lambda d: d.__setitem__("end_reason", 3),
 }
 
 
@@ -258,6 +260,30 @@ def test_damaged_snapshots_are_refused_clearly(gems, name):
     with pytest.raises(SaveError) as info:
         Game.from_snapshot(gems, data)
     assert "Traceback" not in str(info.value) and str(info.value)
+
+
+def test_the_end_reason_is_state_and_old_snapshots_without_it_load(gems):
+    """A finished game's end reason survives a clone, a restore and a snapshot through JSON
+    text. A snapshot made before games had end reasons has no end_reason: a finished game
+    loads with None, a running one ends with its reason as usual."""
+    game = Game(gems, 2, seed=1)
+    running = json.loads(json.dumps(game.snapshot()))
+    assert running["end_reason"] is None
+    play_randomly(game, random.Random(1))
+    data = json.loads(json.dumps(game.snapshot()))
+    assert game.over and game.end_reason == data["end_reason"] == "flow ended"
+    assert game.clone().end_reason == Game.from_snapshot(gems, data).end_reason == "flow ended"
+    again = Game(gems, 2, seed=1)
+    again.restore(game)
+    assert again.end_reason == "flow ended"
+    del data["end_reason"]
+    old = Game.from_snapshot(gems, data)
+    assert old.over and old.end_reason is None and old.scores() == game.scores()
+    del running["end_reason"]
+    old = Game.from_snapshot(gems, running)
+    assert old.end_reason is None
+    play_randomly(old, random.Random(1))
+    assert old.over and old.end_reason == "flow ended" and old.digest() == game.digest()
 
 
 def test_determinize_keeps_the_players_view_and_deals_the_rest_again(gems):

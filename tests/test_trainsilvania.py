@@ -520,7 +520,7 @@ def test_win_on_another_players_turn_ends_the_game_at_once():
                  stations={BAT: ["yellow Dracula"], HUT: ["yellow Wolfgang"]},
                  hands={1: ["Enter", "Exit", "Advance 1"]}, front_order={1: ["red Dracula"]})
     play_ticket(g, 1, "Enter")
-    assert g.over
+    assert g.over and g.end_reason == "monsters home"
     assert g.winners() == [Player(2)]
     assert monsters_at_home(g, 2) == 3
     assert g.scores() == {Player(1): 0, Player(2): 3, Player(3): 0}
@@ -645,6 +645,7 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n):
                             assert set(shown) <= {"hidden", "colour"}
             logged = len(game.log)
             if game.over:
+                assert game.end_reason == "monsters home"
                 break
             decider = game.pending.player
             game.apply(agents[decider - 1].choose(view(game, decider)))

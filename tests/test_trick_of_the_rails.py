@@ -582,7 +582,7 @@ FLOW = {3: (24, 8, 34), 4: (24, 6, 32), 5: (25, 5, 30)}
 def test_full_game_always_first_option(n):
     g = Game(RS, n, opts(players=n), seed=5)
     run_to_end(g, 0)
-    assert g.over
+    assert g.over and g.end_reason == "last trick"
     assert g.table.counters["trick"] == HAND_SIZE[n]
     assert all(len(cards(g, zone(g, "hand", p))) == 0 for p in g.players)
     assert all(len(cards(g, zone(g, "played", p))) == 0 for p in g.players)

@@ -435,10 +435,21 @@ def fail(g, *parts):
     raise EffectError("".join(str(p) for p in parts) or "the ruleset refused this situation")
 
 
-@builtin("end_game()", EFFECT, example="if count(home[p]) == 3: end_game()")
-def end_game(g):
-    """End the game now, whoever's turn it is; scoring follows."""
-    g.end()
+def end_reason(value: Any, what: str) -> str:
+    """`value` as the reason a game ended (`Game.end_reason`): a string that names something,
+    so that players and simulations can tell the endings of a game apart."""
+    if type(value) is str and value.strip():
+        return value
+    raise EffectError(f"{what} must be a string naming why the game ended, got "
+                      + ("an empty string" if type(value) is str else describe(value)))
+
+
+@builtin("end_game(reason?)", EFFECT, example='if count(home[p]) == 3: end_game("monsters home")')
+def end_game(g, reason="end_game"):
+    """End the game now, whoever's turn it is; scoring follows. `reason`, a string, names why
+    (the game's end reason, shown at the end and counted by simulations); without it the
+    reason is "end_game"."""
+    g.end(end_reason(reason, "end_game's reason"))
 
 
 # ---------------------------------------------------------------- choices
