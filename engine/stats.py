@@ -1,0 +1,54 @@
+"""The statistics of balance reports: shares with Wilson intervals, means with their spread,
+and paired differences for comparing two variants played on the same seeds.
+
+Plain Python on purpose: the formulas are short, and the core install stays light.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share (95% by default): unlike share ± z·se it stays
+    within 0..1 and behaves for shares near 0 or 1 and for few trials. A shared win counts
+    as its fraction, so `successes` may be fractional."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(max(0.0, p * (1 - p) / trials + z2 / (4 * trials * trials)))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Mean, sample standard deviation, minimum and maximum of some numbers."""
+
+    n: int
+    mean: float
+    sd: float
+    low: float
+    high: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95% interval of the mean (normal approximation)."""
+        return Z95 * self.sd / math.sqrt(self.n) if self.n > 1 else math.inf
+
+
+def summary(values: list[float]) -> Summary:
+    n = len(values)
+    if n == 0:
+        return Summary(0, math.nan, math.nan, math.nan, math.nan)
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return Summary(n, mean, sd, min(values), max(values))
+
+
+def detectable(diff: Summary) -> bool:
+    """Whether a paired difference is told apart from no difference at 95%."""
+    return diff.n > 1 and abs(diff.mean) > diff.half_width

@@ -1,0 +1,41 @@
+"""The statistics of balance reports, against values computed by hand or published."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.stats import detectable, summary, wilson
+
+
+@pytest.mark.parametrize("k, n, low, high", [
+    (8, 10, 0.4902, 0.9433),    # the textbook example (Wilson 1927; Newcombe 1998, method 3)
+    (0, 10, 0.0, 0.2775),       # no success: the interval still has width
+    (10, 10, 0.7225, 1.0),
+    (50, 100, 0.4038, 0.5962),
+    (1, 1000, 0.0002, 0.0056),
+])
+def test_wilson_interval_matches_known_values(k, n, low, high):
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=5e-5) and hi == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_takes_shared_wins_and_no_trials():
+    lo, hi = wilson(2.5, 10)
+    assert lo < 0.25 < hi
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_summary_mean_sd_range():
+    s = summary([2, 4, 4, 4, 5, 5, 7, 9])
+    assert (s.n, s.mean, s.low, s.high) == (8, 5.0, 2, 9)
+    assert s.sd == pytest.approx(math.sqrt(32 / 7))
+    assert s.half_width == pytest.approx(1.959964 * math.sqrt(32 / 7) / math.sqrt(8), rel=1e-6)
+    assert math.isnan(summary([]).mean)
+    assert summary([3]).sd == 0.0
+
+
+def test_a_paired_difference_is_detectable_only_beyond_its_interval():
+    assert detectable(summary([1.0, 1.0, 1.0, 0.0] * 50))       # mean 0.75, tight
+    assert not detectable(summary([1.0, -1.0] * 50))            # mean 0
+    assert not detectable(summary([0.5]))                       # one pair says nothing
