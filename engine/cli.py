@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from typing import Any
 
 from . import __version__
 from .agents import SEATS_HELP, QuitGame, make_agents, parse_seat
 from .errors import EffectError, EngineError, RulesetError
+from .experiments import Variant, compare, ladder, render_compare, render_ladder
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .saves import replay, resume, same_state, write_save
@@ -29,8 +31,15 @@ EXAMPLES = """examples:
   engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
   engine simulate rulesets/GAME.yaml --players 4 --with my_cards.yaml
   engine simulate rulesets/GAME.yaml --players 3 --seats mcts:iterations=100,random,random
+  engine compare rulesets/GAME.yaml --players 4 --games 1000 --with my_cards.yaml --against
+  engine ladder rulesets/GAME.yaml --players 4 --agents random,greedy,mcts:iterations=100 --games 50
   engine replay game.json
 """
+
+
+def _wrap(text: str) -> str:
+    """A description for a parser that keeps its epilog's lines as written."""
+    return textwrap.fill(text, 79)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,10 +71,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="add (or remove) cards with a file of your own; repeatable")
 
     pl = sub.add_parser("play", help="play a game at the terminal",
-                        description="Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
+                        description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
                         "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
                         "an option's number, u to take back your last decision, q to stop (you are "
-                        "offered to save).", epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        "offered to save)."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(pl, resumable=True)
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
@@ -76,9 +85,9 @@ def _parser() -> argparse.ArgumentParser:
                     "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
-                       description="Play GAMES games between bots (random ones by default). Prints a "
+                       description=_wrap("Play GAMES games between bots (random ones by default). Prints a "
                        "summary (wins, scores, why games ended), or with --json one object with a "
-                       "'results' list (seed, scores, winners, end reason per game) and totals.",
+                       "'results' list (seed, scores, winners, end reason per game) and totals."),
                        epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
@@ -88,6 +97,37 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"stop a game after N decisions, score it as it stands and count it as ended by "
                    f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
     s.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    c = sub.add_parser("compare", help="did a change change the game? two variants on the same seeds",
+                       description=_wrap("Play GAMES games of a variant of a ruleset (its --with card files and "
+                       "--option values, before --against) and as many of another (after --against; nothing "
+                       "after it means the ruleset as it is) on the same seeds, and say which differences in "
+                       "win share, score and game length are detectable at 95%."),
+                       epilog="example:\n  engine compare rulesets/railways.yaml -n 4 -g 400 --with "
+                       "examples/my_events.yaml --against\n  engine compare rulesets/trick_of_the_rails.yaml "
+                       "-n 4 -g 2000 -o expert=true --against -o expert=false",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_args(c)
+    c.add_argument("--games", "-g", type=int, default=1000, help="games of each variant (default: 1000)")
+    c.add_argument("--seats", help="the bots, one per player, as for simulate (default: random for every seat)")
+    c.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
+                   help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
+    c.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    c.add_argument("--against", action="store_true",
+                   help="the --with FILE and --option NAME=VALUE after it make the variant to compare against")
+
+    la = sub.add_parser("ladder", help="does better play win more? every pair of agents, seats alternating",
+                        description=_wrap("Play GAMES games for every pair of AGENTS, half with the first in seats "
+                        "1, 3, 5... and half the other way round, on the same seeds, and print the matrix of "
+                        "win shares with 95% intervals."), epilog=SEATS_HELP,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_args(la)
+    la.add_argument("--agents", default="random,greedy,mcts",
+                    help="comma-separated agents, as seats are written (default: random,greedy,mcts)")
+    la.add_argument("--games", "-g", type=int, default=100, help="games for each pair of agents (default: 100)")
+    la.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
+                    help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
+    la.add_argument("--json", action="store_true", help="print the matrix as JSON")
 
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
                        description="Replay the decisions of a saved game and say whether the result "
@@ -100,7 +140,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    base = None
+    if argv and argv[0] == "compare" and "--against" in argv:
+        # --with and --option after --against are the other variant's; anything else is the run's.
+        cut = argv.index("--against")
+        base, rest = _variant_parser().parse_known_args(argv[cut + 1:])
+        argv = argv[:cut] + rest
     args = parser.parse_args(argv)
+    if args.command == "compare":
+        if base is None:
+            parser.error("compare needs --against, then the other variant's --with and --option (or nothing)")
+        args.base = base
     if args.command is None:
         parser.print_help()
         return 2
@@ -108,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("play needs a RULESET file (or --resume FILE)")
     try:
         return {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-                "replay": cmd_replay}[args.command](args)
+                "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -143,18 +194,23 @@ def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]
     players = args.players if args.players is not None else ruleset.players[0]
     if players not in ruleset.players:
         raise EngineError(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
+    options = _options(ruleset, args.option, players)
+    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+    return ruleset, players, options, seed
+
+
+def _options(ruleset: Ruleset, items: list[str], players: int) -> dict[str, Any]:
+    """The options of --option NAME=VALUE..., checked, with the ruleset's defaults for the rest."""
     given = {}
-    for item in args.option:
+    for item in items:
         name, sep, value = item.partition("=")
         if not sep:
             raise EngineError(f"--option takes NAME=VALUE, not '{item}'")
         given[name.strip()] = value.strip()
     try:
-        options = ruleset.resolve_options(given, players)
+        return ruleset.resolve_options(given, players)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
-    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
-    return ruleset, players, options, seed
 
 
 def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False) -> list[str]:
@@ -262,6 +318,56 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ends = t["games_by_end_reason"]
     print("ended by: " + ", ".join(f"{reason} {_share(n, args.games)}" for reason, n in ends.items()))
     print(f"{t['mean_decisions']:.1f} decisions a game; {t['seconds']}s, {t['games_per_second']} games/s")
+    return 0
+
+
+def _variant_parser() -> argparse.ArgumentParser:
+    """What may follow `engine compare ... --against`: the other variant's card files and options."""
+    p = argparse.ArgumentParser(prog="engine compare ... --against", add_help=False)
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE")
+    return p
+
+
+def _variant(args: argparse.Namespace, extensions: list[str], given: list[str], players: int) -> Variant:
+    ruleset = load_ruleset(args.ruleset, extensions)
+    options = _options(ruleset, given, players)
+    label = " + ".join([ruleset.name, *extensions]) + (f" ({', '.join(given)})" if given else "")
+    return Variant(label, ruleset, options)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    ruleset, players, _, seed = _setup(args)
+    if args.games < 2:
+        raise EngineError("--games must be at least 2 to compare")
+    seats = _seats(args.seats, players, bots=True)
+    changed = _variant(args, args.extensions, args.option, players)
+    base = _variant(args, args.base.extensions, args.base.option, players)
+    result = compare(changed, base, players, args.games, seed, seats, args.max_decisions, progress=stderr_if_tty())
+    if args.json:
+        json.dump(result, sys.stdout, indent=1)
+        print()
+    else:
+        print(render_compare(result))
+    return 0
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    ruleset, players, options, seed = _setup(args)
+    if args.games < 1:
+        raise EngineError("--games must be at least 1")
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(agents) < 2 or len(set(agents)) != len(agents):
+        raise EngineError("--agents needs at least two different agents, e.g. random,greedy,mcts")
+    _seats(",".join((agents * players)[:players]), players, bots=True)
+    for agent in agents:
+        _seats(",".join([agent] * players), players, bots=True)  # every agent checked before any game
+    result = ladder(ruleset, players, agents, args.games, seed, options, args.max_decisions, progress=stderr_if_tty())
+    if args.json:
+        json.dump(result, sys.stdout, indent=1)
+        print()
+    else:
+        print(f"{ruleset.name}: " + render_ladder(result))
     return 0
 
 

@@ -1,0 +1,151 @@
+"""What a designer asks of many games: did my change change anything (compare), and does
+better play win more (ladder)?
+
+Both run `simulate` with fixed seeds. `compare` plays the two variants of a ruleset on the same
+seeds (common random numbers: the same deals, the same bots' seeds) and judges each difference
+by its paired 95% interval, so a change shows with fewer games than two separate runs need.
+`ladder` plays every pair of agents with seats alternating, in the manner of the TAG balancing
+competition: if better agents do not win more, skill matters little in the game.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from .ruleset import Ruleset
+from .simulate import simulate
+from .stats import detectable, summary, wilson
+
+
+@dataclass
+class Variant:
+    """One side of a comparison: a ruleset (with its card files) and its options."""
+
+    label: str
+    ruleset: Ruleset
+    options: dict[str, Any]
+
+
+def _win(record: dict[str, Any], seat: str) -> float:
+    winners = record["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def compare(changed: Variant, base: Variant, players: int, games: int, seed: int, seats: list[str],
+            max_decisions: int | None, progress: TextIO | None = None) -> dict[str, Any]:
+    """Play both variants on the same seeds; per seat, the paired differences (changed minus
+    base) of win share and score, and of game length."""
+    runs = [simulate(v.ruleset, players, games, seed, v.options, progress=progress, seats=seats,
+                     max_decisions=max_decisions) for v in (changed, base)]
+    pairs = [(a, b) for a, b in zip(runs[0]["results"], runs[1]["results"]) if "error" not in a and "error" not in b]
+    seat_names = [f"P{i}" for i in range(1, players + 1)]
+
+    def paired(measure) -> dict[str, Any]:
+        a = [measure(x) for x, _ in pairs]
+        b = [measure(y) for _, y in pairs]
+        diff = summary([x - y for x, y in zip(a, b)])
+        return {"changed": summary(a).mean, "base": summary(b).mean, "diff": diff.mean,
+                "half_width": diff.half_width, "detectable": detectable(diff)}
+
+    return {
+        "changed": changed.label, "base": base.label, "players": players, "games": games, "seed": seed,
+        "seats": seats, "pairs": len(pairs),
+        "win_share": {s: paired(lambda r, s=s: _win(r, s)) for s in seat_names},
+        "score": {s: paired(lambda r, s=s: r["scores"][s]) for s in seat_names},
+        "decisions": paired(lambda r: r["decisions"]),
+        "end_reasons": {"changed": runs[0]["totals"]["games_by_end_reason"],
+                        "base": runs[1]["totals"]["games_by_end_reason"]},
+    }
+
+
+def _signed(value: float, percent: bool) -> str:
+    return f"{value:+.1%}" if percent else f"{value:+.2f}"
+
+
+def render_compare(result: dict[str, Any]) -> str:
+    """The comparison as a table and a plain verdict."""
+    lines = [f"{result['changed']}  against  {result['base']}",
+             f"{result['pairs']} games on the same seeds, {result['players']} players "
+             f"({', '.join(result['seats'])}), seed {result['seed']}", "",
+             f"{'':<6}{'win share':<35}{'mean score'}",
+             f"{'seat':<6}{'changed':>8}{'base':>8}{'difference':>17}  {'changed':>9}{'base':>9}{'difference':>18}"]
+    found = []
+    for seat, win in result["win_share"].items():
+        score = result["score"][seat]
+        win_diff = f"{_signed(win['diff'], True)} ± {win['half_width']:.1%}" + (" *" if win["detectable"] else "  ")
+        score_diff = f"{_signed(score['diff'], False)} ± {score['half_width']:.2f}" + (" *" if score["detectable"] else "")
+        lines.append(f"{seat:<6}{win['changed']:>8.1%}{win['base']:>8.1%}{win_diff:>19}"
+                     f"{score['changed']:>9.1f}{score['base']:>9.1f}{score_diff:>20}")
+        if win["detectable"]:
+            found.append(f"{seat} wins {_signed(win['diff'], True)} ± {win['half_width']:.1%}")
+        if score["detectable"]:
+            found.append(f"{seat} scores {_signed(score['diff'], False)} ± {score['half_width']:.2f}")
+    length = result["decisions"]
+    lines.append(f"game length: {length['changed']:.1f} against {length['base']:.1f} decisions, "
+                 f"{_signed(length['diff'], False)} ± {length['half_width']:.2f}{' *' if length['detectable'] else ''}")
+    if length["detectable"]:
+        found.append(f"games are {_signed(length['diff'], False)} ± {length['half_width']:.2f} decisions longer")
+    ends = result["end_reasons"]
+    if ends["changed"] != ends["base"]:
+        lines.append(f"ended by: {_reasons(ends['changed'])}  against  {_reasons(ends['base'])}")
+    lines.append("")
+    lines.append("* detectable at 95% (the paired interval excludes no change)")
+    lines.append("verdict: " + ("; ".join(found) if found else
+                                f"no change detectable at 95% in {result['pairs']:,} games"))
+    return "\n".join(lines)
+
+
+def _reasons(counts: dict[str, int]) -> str:
+    total = sum(counts.values()) or 1
+    return ", ".join(f"{reason} {n / total:.0%}" for reason, n in counts.items())
+
+
+def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: int, options: dict[str, Any],
+           max_decisions: int | None, progress: TextIO | None = None) -> dict[str, Any]:
+    """Every pair of agents, `games` games a pair: half with the first agent in seats 1, 3, 5...
+    and the second in the others, half the other way round, on the same seeds. A cell is the
+    share of the games won by the row agent's seats (shared wins in part); 50% is even."""
+    matrix: dict[str, dict[str, dict[str, float]]] = {a: {} for a in agents}
+    for a, b in itertools.combinations(agents, 2):
+        wins, played = 0.0, 0
+        for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)):
+            if count == 0:
+                continue
+            seats = [first if i % 2 == 0 else second for i in range(players)]
+            run = simulate(ruleset, players, count, seed, options, progress=progress, seats=seats,
+                           max_decisions=max_decisions)
+            for record in run["results"]:
+                if "error" in record:
+                    continue
+                played += 1
+                wins += sum(_win(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
+        low, high = wilson(wins, played)
+        matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, "games": played}
+        matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, "games": played}
+    return {"players": players, "agents": agents, "games": games, "seed": seed, "options": options,
+            "matrix": matrix}
+
+
+def render_ladder(result: dict[str, Any]) -> str:
+    """The win-share matrix, row against column, and which agents beat which."""
+    agents, matrix = result["agents"], result["matrix"]
+    width = max(22, *(len(a) + 2 for a in agents))
+    lines = [f"{result['players']} players, {result['games']} games a pair (seats alternating), seed {result['seed']}",
+             "row's win share against column, 95% interval; 50% is even", "",
+             " " * width + "".join(f"{b:>{width}}" for b in agents)]
+    for a in agents:
+        cells = [f"{'-':>{width}}" if a == b else
+                 f"{matrix[a][b]['share']:>6.0%} [{matrix[a][b]['low']:.0%}, {matrix[a][b]['high']:.0%}]".rjust(width)
+                 for b in agents]
+        lines.append(f"{a:<{width}}" + "".join(cells))
+    lines.append("")
+    for a, b in itertools.combinations(agents, 2):
+        cell = matrix[a][b]
+        if cell["low"] > 0.5:
+            lines.append(f"{a} beats {b}: {cell['share']:.0%} [{cell['low']:.0%}, {cell['high']:.0%}]")
+        elif cell["high"] < 0.5:
+            lines.append(f"{b} beats {a}: {1 - cell['share']:.0%} [{1 - cell['high']:.0%}, {1 - cell['low']:.0%}]")
+        else:
+            lines.append(f"{a} and {b}: no difference detectable at 95% in {cell['games']} games")
+    return "\n".join(lines)

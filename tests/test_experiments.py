@@ -1,0 +1,84 @@
+"""compare (two variants on the same seeds) and ladder (every pair of agents)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.experiments import Variant, compare, ladder, render_compare, render_ladder
+from engine.ruleset import load_ruleset
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_cli import TRICK, engine  # noqa: E402
+
+RULES = load_ruleset(TRICK)
+RANDOM4 = ["random"] * 4
+
+
+def variant(label: str, **given: str) -> Variant:
+    return Variant(label, RULES, RULES.resolve_options(given, 4))
+
+
+def test_a_variant_against_itself_changes_nothing_at_all():
+    """The same seeds play the same games: every paired difference is exactly zero."""
+    result = compare(variant("a"), variant("b"), 4, 30, 7, RANDOM4, None)
+    assert result["pairs"] == 30
+    for seat in ("P1", "P2", "P3", "P4"):
+        assert result["win_share"][seat]["diff"] == 0 and not result["win_share"][seat]["detectable"]
+        assert result["score"][seat]["diff"] == 0
+    assert render_compare(result).endswith("verdict: no change detectable at 95% in 30 games")
+
+
+def test_a_real_change_is_detected_with_its_sign():
+    """Expert mode (cities and locomotives shuffled together) lowers every score a lot."""
+    result = compare(variant("expert", expert="true"), variant("plain"), 4, 100, 1, RANDOM4, None)
+    for seat in ("P1", "P2", "P3", "P4"):
+        score = result["score"][seat]
+        assert score["detectable"] and score["diff"] < 0 and score["changed"] < score["base"]
+        assert score["diff"] == pytest.approx(score["changed"] - score["base"])
+    text = render_compare(result)
+    assert "verdict: P1 scores -" in text and "P1 " in text
+
+
+def test_ladder_matrix_is_consistent():
+    result = ladder(RULES, 4, ["random", "mcts:iterations=10:depth=0"], 6, 3, RULES.resolve_options({}, 4), None)
+    cell = result["matrix"]["random"]["mcts:iterations=10:depth=0"]
+    other = result["matrix"]["mcts:iterations=10:depth=0"]["random"]
+    assert cell["games"] == other["games"] == 6
+    assert cell["share"] + other["share"] == pytest.approx(1)
+    assert cell["low"] <= cell["share"] <= cell["high"]
+    assert other["low"] == pytest.approx(1 - cell["high"])
+    text = render_ladder(result)
+    assert "row's win share against column" in text and "mcts:iterations=10:depth=0" in text
+
+
+def test_compare_cli(tmp_path):
+    proc = engine("compare", TRICK, "-n", "4", "-g", "20", "--seed", "2", "-o", "expert=true", "--against",
+                  "-o", "expert=false", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["pairs"] == 20 and data["changed"].endswith("(expert=true)")
+    text = engine("compare", TRICK, "-n", "4", "-g", "20", "--seed", "2", "--against").stdout
+    assert "verdict: no change detectable at 95% in 20 games" in text
+
+
+@pytest.mark.parametrize("args, words", [
+    (["compare", TRICK, "-n", "4", "-g", "10"], ["--against"]),
+    (["compare", TRICK, "-n", "4", "-g", "10", "--against", "--bogus"], ["unrecognized", "--bogus"]),
+    (["compare", TRICK, "-n", "4", "-g", "10", "--against", "-o", "nope=1"], ["nope"]),
+    (["ladder", TRICK, "-n", "4", "--agents", "random"], ["at least two"]),
+    (["ladder", TRICK, "-n", "4", "--agents", "random,mtcs"], ["mtcs", "mcts"]),
+])
+def test_bad_experiments_say_what_is_wrong(args, words):
+    proc = engine(*args)
+    assert proc.returncode in (1, 2)
+    message = proc.stderr
+    assert all(w in message for w in words), message
+
+
+def test_ladder_cli():
+    proc = engine("ladder", TRICK, "-n", "4", "--agents", "random,mcts:iterations=5:depth=0", "-g", "4", "--seed", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Trick of the Rails: 4 players, 4 games a pair" in proc.stdout
