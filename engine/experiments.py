@@ -53,6 +53,7 @@ def compare(changed: Variant, base: Variant, players: int, games: int, seed: int
         "seats": seats, "pairs": len(pairs),
         "win_share": {s: paired(lambda r, s=s: _win(r, s)) for s in seat_names},
         "score": {s: paired(lambda r, s=s: r["scores"][s]) for s in seat_names},
+        "all_seats_score": paired(lambda r: sum(r["scores"].values()) / len(r["scores"])),
         "decisions": paired(lambda r: r["decisions"]),
         "end_reasons": {"changed": runs[0]["totals"]["games_by_end_reason"],
                         "base": runs[1]["totals"]["games_by_end_reason"]},
@@ -81,6 +82,11 @@ def render_compare(result: dict[str, Any]) -> str:
             found.append(f"{seat} wins {_signed(win['diff'], True)} ± {win['half_width']:.1%}")
         if score["detectable"]:
             found.append(f"{seat} scores {_signed(score['diff'], False)} ± {score['half_width']:.2f}")
+    every = result["all_seats_score"]
+    every_diff = f"{_signed(every['diff'], False)} ± {every['half_width']:.2f}" + (" *" if every["detectable"] else "")
+    lines.append(f"{'all':<6}{'':>35}{every['changed']:>9.1f}{every['base']:>9.1f}{every_diff:>20}")
+    if every["detectable"]:
+        found.append(f"the mean score of all seats moves {_signed(every['diff'], False)} ± {every['half_width']:.2f}")
     length = result["decisions"]
     lines.append(f"game length: {length['changed']:.1f} against {length['base']:.1f} decisions, "
                  f"{_signed(length['diff'], False)} ± {length['half_width']:.2f}{' *' if length['detectable'] else ''}")
