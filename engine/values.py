@@ -96,17 +96,20 @@ class Copier:
             self.memo[id(value)] = out
             if kept.issuperset(map(type, value)):
                 out.extend(value)
+            elif self.cards is not None and all(type(v) is Card for v in value):
+                out.extend([self.cards.get(v, v) for v in value])
             else:
                 out.extend([self(v) for v in value])
             return out
         if t is dict:
             out = {}
             self.memo[id(value)] = out
-            if self.cards is not None:
+            if kept.issuperset(map(type, value.values())) and (self.cards is None or kept.issuperset(map(type, value))):
+                out.update(value)  # nothing to copy or to relabel: the common case, at C speed
+            elif self.cards is not None:
+                cards = self.cards  # cards as keys (counters per card) are relabelled in place
                 for k, v in value.items():
-                    out[self(k)] = self(v)
-            elif kept.issuperset(map(type, value.values())):
-                out.update(value)
+                    out[cards.get(k, k) if type(k) is Card else self(k)] = v if type(v) in kept else self(v)
             else:  # keys are hashable, so they never change: only values are copied
                 for k, v in value.items():
                     out[k] = v if type(v) in kept else self(v)
