@@ -92,15 +92,17 @@ class HumanAgent:
 SEATS_HELP = """\
 A seat is one of:
   random                 picks any legal option
-  greedy                 one step of look-ahead by the ruleset's heuristic
+  greedy                 looks to the end of its own run of decisions, by the ruleset's heuristic
   mcts                   Monte Carlo tree search (the strongest; about a second a decision at most)
   human                  a person at this terminal
   FILE.py:CLASS          your own agent class, e.g. examples/agents/flat_monte_carlo.py:FlatMonteCarlo
   MODULE:CLASS           the same from an importable module, e.g. mybots.cautious:CautiousAgent
 Parameters follow the kind, each after a colon: mcts:iterations=400:depth=0, greedy:worlds=4,
-mybots.cautious:CautiousAgent:risk=0.2. mcts takes iterations (default 200), depth (random moves
-after the tree before the heuristic scores, default 20; 0 = play to the end), c (exploration,
-default 0.7) and ms (also stop after that many milliseconds a decision)."""
+mybots.cautious:CautiousAgent:risk=0.2. greedy takes worlds (default 1), tries (random play-outs
+of the rest of its run of decisions, default 8) and steps (their length at most, default 40).
+mcts takes iterations (default 200), depth (random moves after the tree before the heuristic
+scores, default 20; 0 = play to the end), c (exploration, default 0.7) and ms (also stop after
+that many milliseconds a decision)."""
 
 
 def _builtin_kinds() -> dict[str, Callable[..., Agent]]:

@@ -45,12 +45,20 @@ def outcome(world: Game) -> dict[Any, float]:
 
 
 class GreedyAgent:
-    """One step of look-ahead: takes the option after which its player's heuristic stands
-    best against the best of the others' (ties broken at random)."""
+    """Looks ahead to the end of its player's run of decisions: each option is played on through
+    the decisions its player takes next (the rest of a turn: which card, onto which car, paid
+    with what...), `tries` times at random, and judged by the best outcome, by the heuristic of
+    its player against the best of the others'. Ties are broken at random.
 
-    def __init__(self, seed: int, worlds: int = 1):
+    Judging an option by the position right after it alone is blind in a game where an action
+    takes several decisions: nothing changes until the last one, so the bot would pick the
+    first step of every action at random (and then, say, remove its own cars)."""
+
+    def __init__(self, seed: int, worlds: int = 1, tries: int = 8, steps: int = 40):
         self.rng = random.Random(seed)
         self.worlds = max(1, int(worlds))
+        self.tries = max(1, int(tries))
+        self.steps = max(0, int(steps))
 
     def choose(self, view: PlayerView) -> int:
         n = view.option_count
@@ -63,11 +71,30 @@ class GreedyAgent:
             for i in range(n):
                 after = world.clone()
                 after.apply(i)
-                values = after.estimates() if not after.over else after.scores()
-                others = [v for p, v in values.items() if p != me]
-                totals[i] += values[me] - (max(others) if others else 0)
+                if after.over or after.pending.player != me:
+                    totals[i] += self._judge(after, me)  # nothing more of ours to play out
+                    continue
+                best = -math.inf
+                for _ in range(self.tries):
+                    line = after.clone()
+                    self._play_on(line, me)
+                    best = max(best, self._judge(line, me))
+                totals[i] += best
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t == best])
+
+    def _play_on(self, world: Game, me: Any) -> None:
+        """Random decisions of `me` while it is their turn to decide (at most `steps`)."""
+        for _ in range(self.steps):
+            if world.over or world.pending.player != me:
+                return
+            world.apply(self.rng.randrange(len(world.pending.options)))
+
+    @staticmethod
+    def _judge(world: Game, me: Any) -> float:
+        values = world.estimates() if not world.over else world.scores()
+        others = [v for p, v in values.items() if p != me]
+        return values[me] - (max(others) if others else 0)
 
 
 class _Node:

@@ -984,3 +984,16 @@ def test_random_games_end(n):
         g = Game(RS, n, opts(n, round_limit=100), seed)
         play(g, make_agents(["random"] * n, seed))
         assert g.over and g.end_reason == counter(g, "end_reason") in ("contracts", "deck", "round limit")
+
+
+def test_heuristic_counts_progress_towards_the_next_contract():
+    """scoring.heuristic: the score plus 0.4 x the points of the best next deal x the share of its
+    goods on the train (the Isle's primaries without an open contract, else its secondaries)."""
+    g = new_game(trains={1: ["Level 2 Engine", ("Tanker 201", ["Hopper-2 Car"])],
+                         2: ["Level 3 Engine", ("Hopper-2 Car", ["Hopper Car", "Hopper Car"])]},
+                 contracts={2: ["Dublin"]})
+    est = g.estimates()
+    # P1: train 2 + 5, 1 oil loaded (1 point); best primary Cork 6 for oil + box: 6 x 1/2 = 3.
+    assert est[Player(1)] == pytest.approx(2 + 5 + 1 + 0.4 * 3)
+    # P2: train 4 + 5, Dublin 5, 2 coal (2 points); Dublin back A 9 for 2 coal + 3 oil: 9 x 2/5.
+    assert est[Player(2)] == pytest.approx(4 + 5 + 5 + 2 + 0.4 * 9 * 2 / 5)

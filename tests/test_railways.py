@@ -746,3 +746,14 @@ def test_random_games_end_by_the_markers(players):
         assert game.over and game.end_reason == "markers run out"
         assert not counter(game, "limit_reached")
         assert counter(game, "markers") <= 0 and counter(game, "turn") == counter(game, "last_turn")
+
+
+def test_heuristic_counts_cash_income_links_and_engine():
+    """scoring.heuristic (function standing): final score + (cash + net income x turns left) /
+    $5,000 + 1 per completed link + 1/2 per engine level above 1."""
+    g = new_game(2, money={1: 7000}, bonds={1: 2}, points={1: 5, 2: 12}, engine={1: 3}, markers=2,
+                 links=[(1, ["KI", "12", "13", "GO"]), (1, ["GO", "8", "BA"])])
+    # Turns left: no last turn yet, 2 markers: 3. P1: 5 - 2 bonds = 3; income $5,000 - interest
+    # $2,000 = $3,000 a turn; (7,000 + 3 x 3,000) / 5,000 = 3.2; 2 links; engine 3: 1.
+    # P2: 12; income at 12 points $9,000: 3 x 9,000 / 5,000 = 5.4.
+    assert g.estimates() == pytest.approx({Player(1): 3 + 3.2 + 2 + 1, Player(2): 12 + 5.4})

@@ -660,3 +660,11 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n):
             unseen = [c for c in seats if c.id not in seen[p]]
             if unseen:
                 assert not re.search(LABEL_EDGE.format("|".join(re.escape(c.label) for c in unseen)), text)
+
+
+def test_heuristic_counts_seats_riding_and_those_at_their_home_station():
+    """scoring.heuristic: monsters at home, plus 1/4 per own seat on the Night Express and 1/4
+    more when the train stands at its monster's home."""
+    g = new_game(at=HUT, train=["red Wolfgang", "red Dracula", "yellow Sand-Ra"],
+                 stations={CASTLE: ["red Frank N. Stein"], BAT: ["yellow Wolfgang"]})
+    assert g.estimates() == {Player(1): 1 + (2 + 1) / 4, Player(2): 0 + 1 / 4, Player(3): 0}

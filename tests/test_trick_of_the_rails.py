@@ -600,3 +600,15 @@ def test_full_game_always_first_option(n):
     assert g.scores() == scores
     best = max(scores.values())
     assert g.winners() == [p for p in g.players if scores[p] == best]
+
+
+def test_heuristic_values_shares_by_the_locomotives_still_to_come():
+    """scoring.heuristic: a share of a company with a locomotive is worth its share value; one
+    without, the mean payoff of the locomotives still in the lane on its railway as it stands."""
+    g = new_game(railways={"B&O": ["B&O Station", "B&O 10", "B&O 9"], "C&O": ["C&O Station", "C&O 1", "C&O 2"]},
+                 locos={"B&O": "Locomotive 3"}, lane=["ERIE Exchange", "Locomotive 4", INF],
+                 shares={1: ["B&O 1", "C&O 3"], 2: ["C&O 4", "C&O 5"]})
+    # B&O 10 40 30 with the 3 (cost 40): 80 - 40 = 40. C&O 10 40 30 without: with the 4 (cost 50)
+    # 80 - 50 = 30, with infinity (cost 80) 80 - 80 = 0; mean 15.
+    assert g.estimates() == {Player(1): 40 + 15, Player(2): 15 + 15, Player(3): 0}
+    assert g.scores() == {Player(1): 40, Player(2): 0, Player(3): 0}

@@ -1,0 +1,197 @@
+"""Strength benchmark: how well the search bots (`greedy`, `mcts`) play the shipped rulesets.
+
+Bot games with fixed seeds, measured against the goals of the bots:
+
+- tor-random: Trick of the Rails, 4 players, one `mcts` seat against three `random` ones; the
+  mcts seat moves round the table from game to game. Goal: it wins 60% or more (ties shared).
+- tor-greedy: Trick of the Rails, 4 players, two `mcts` and two `greedy` seats alternating
+  (mcts first in even games, greedy first in odd ones). Goal: mcts takes more than half the wins.
+- isle-greedy-N / isle-mcts-N: Isle of Trains, N = 2, 3, 4 players, every seat the same bot, with
+  no round limit (option round_limit=0). A game ends by the rulebook when its `end_reason` is
+  "contracts" or "deck"; one still going after --cap decisions did not end. Goal: 95% end.
+- railways-N: Railways of the World, N = 3, 4 players, every seat `mcts`. Mean final score (goal:
+  positive) and bonds issued per player (bonds cost a point each at the end, so a bot should
+  issue them only where they pay).
+- trainsilvania: 3 players, one `mcts` seat against two `random` ones, the mcts seat moving round
+  the table. Goal: it wins 50% or more.
+- time: seconds per `mcts` decision at its default budget (decisions with one option excluded),
+  for every shipped ruleset: one mcts seat against random ones, one game each (Isle of Trains with
+  its default round limit), at most --timed decisions, in this process alone after the games
+  above. Goal: the max under 1 s.
+
+Game k of a case has seed `simulate.game_seed(SEED, k)`, and every bot's seed derives from it
+(agents.make_agents), so results do not depend on --jobs (the processes games are spread over);
+only the times do. Games take seconds (mcts Isle of Trains and Railways games, minutes): the
+defaults below take about an hour on two cores, --games caps every case for a quick look.
+
+    python benchmarks/bots.py                      # every case
+    python benchmarks/bots.py --games 10           # at most 10 games a case
+    python benchmarks/bots.py --only tor-random,trainsilvania
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.agents import make_agents  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.ruleset import Ruleset, load_ruleset  # noqa: E402
+from engine.simulate import game_seed  # noqa: E402
+from engine.view import view  # noqa: E402
+
+SEED = 1
+CAP = 3000  # decisions: a game still going after this many did not end
+NO_LIMIT = {"round_limit": 0}
+
+
+@dataclass
+class Case:
+    """One line of the table: games of one ruleset between the same kinds of seats."""
+    name: str
+    ruleset: str
+    players: int
+    games: int
+    seats: list[str]  # for game 0; `rotate` moves them round the table game by game
+    rotate: int = 1  # games k and k + rotate... have the seats turned by one more place
+    options: dict[str, Any] = field(default_factory=dict)
+    goal: str = ""
+
+    def seats_of(self, k: int) -> list[str]:
+        shift = (k // self.rotate) % self.players if self.rotate else 0
+        return self.seats[-shift:] + self.seats[:-shift] if shift else list(self.seats)
+
+
+CASES = [
+    Case("tor-random", "trick_of_the_rails", 4, 200, ["mcts", "random", "random", "random"],
+         goal="mcts wins >= 60%"),
+    Case("tor-greedy", "trick_of_the_rails", 4, 100, ["mcts", "greedy", "mcts", "greedy"],
+         goal="mcts wins > 50%"),
+    *[Case(f"isle-greedy-{n}", "isle_of_trains", n, 40, ["greedy"] * n, 0, NO_LIMIT,
+           "ends by the rules >= 95%") for n in (2, 3, 4)],
+    *[Case(f"isle-mcts-{n}", "isle_of_trains", n, 4, ["mcts"] * n, 0, NO_LIMIT,
+           "ends by the rules >= 95%") for n in (2, 3, 4)],
+    *[Case(f"railways-{n}", "railways", n, 4, ["mcts"] * n, 0, {}, "mean score > 0")
+      for n in (3, 4)],
+    Case("trainsilvania", "trainsilvania", 3, 100, ["mcts", "random", "random"],
+         goal="mcts wins >= 50%"),
+]
+TIMED = [("trick_of_the_rails", 4), ("isle_of_trains", 3), ("trainsilvania", 3), ("railways", 4)]
+
+
+@lru_cache(maxsize=None)
+def ruleset(name: str, folder: str = str(ROOT / "rulesets")) -> Ruleset:
+    return load_ruleset(Path(folder) / f"{name}.yaml")
+
+
+def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int]) -> dict[str, Any]:
+    """One game to its end or to `cap` decisions: what the table needs of it (plain values,
+    so that it crosses processes)."""
+    folder, name, players, seats, options, seed, cap = task
+    rs = ruleset(name, folder)
+    game = Game(rs, players, rs.resolve_options({k: str(v) for k, v in options.items()}, players),
+                seed, keep_log=False, rewind=False)
+    agents = make_agents(seats, seed)
+    decisions = 0
+    while not game.over and decisions < cap:
+        p = game.pending.player
+        game.apply(agents[p - 1].choose(view(game, p)))
+        decisions += 1
+    counters = game.table.counters
+    scores = game.scores()
+    winners = [int(p) for p in game.winners(scores)] if game.over else []
+    return {"over": game.over, "decisions": decisions, "scores": {int(p): s for p, s in scores.items()},
+            "winners": winners, "end_reason": counters.get("end_reason"),
+            "bonds": {int(p): b for p, b in counters.get("bonds", {}).items()}}
+
+
+def summary(case: Case, results: list[dict[str, Any]]) -> str:
+    """The measure of a case, in words and numbers."""
+    n = len(results)
+    kinds = {kind for seats in (case.seats_of(k) for k in range(n)) for kind in seats}
+    if case.ruleset == "isle_of_trains":
+        ended = sum(r["over"] and r["end_reason"] in ("contracts", "deck") for r in results)
+        reasons = {why: sum((r["end_reason"] or "cap") == why if r["over"] else why == "cap" for r in results)
+                   for why in ("contracts", "deck", "cap")}
+        return (f"ended {ended / n:.0%} (contracts {reasons['contracts']}, deck {reasons['deck']}, "
+                f"not ended {reasons['cap']}), {statistics.mean(r['decisions'] for r in results):.0f} decisions")
+    if case.ruleset == "railways":
+        scores = [s for r in results for s in r["scores"].values()]
+        bonds = [b for r in results for b in r["bonds"].values()]
+        return (f"mean score {statistics.mean(scores):.1f} (min {min(scores)}, max {max(scores)}), "
+                f"bonds per player {statistics.mean(bonds):.1f} (max {max(bonds)})")
+    share = {kind: 0.0 for kind in sorted(kinds)}
+    for k, r in enumerate(results):
+        seats = case.seats_of(k)
+        for w in r["winners"]:
+            share[seats[w - 1]] += 1 / len(r["winners"])
+    return ", ".join(f"{kind} wins {v / n:.1%}" for kind, v in share.items() if kind != "random")
+
+
+def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float, float]:
+    """(decisions timed, median s, max s) of one mcts seat's decisions against random seats."""
+    rs = ruleset(name, folder)
+    game = Game(rs, players, rs.resolve_options({}, players), game_seed(SEED, 0), keep_log=False, rewind=False)
+    agents = make_agents(["mcts"] + ["random"] * (players - 1), game_seed(SEED, 0))
+    times: list[float] = []
+    while not game.over and len(times) < limit:
+        p = game.pending.player
+        v = view(game, p)
+        started = time.perf_counter()
+        choice = agents[p - 1].choose(v)
+        if p == 1 and v.option_count > 1:
+            times.append(time.perf_counter() - started)
+        game.apply(choice)
+    return len(times), statistics.median(times), max(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, help="at most this many games a case (default: each case's own)")
+    parser.add_argument("--only", help="comma-separated case names (and 'time'); default: all")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes to play games in")
+    parser.add_argument("--cap", type=int, default=CAP, help="decisions after which a game counts as not ended")
+    parser.add_argument("--rulesets", default=str(ROOT / "rulesets"),
+                        help="folder of the rulesets to play (default: this checkout's), e.g. those of another commit")
+    parser.add_argument("--timed", type=int, default=100, help="mcts decisions timed per ruleset")
+    args = parser.parse_args()
+    only = set(args.only.split(",")) if args.only else None
+    cases = [c for c in CASES if only is None or c.name in only]
+    rows: list[tuple[str, int, str, str, float]] = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for case in cases:
+            n = min(case.games, args.games) if args.games else case.games
+            tasks = [(args.rulesets, case.ruleset, case.players, case.seats_of(k), case.options, game_seed(SEED, k), args.cap)
+                     for k in range(n)]
+            started, results = time.perf_counter(), []
+            for result in pool.imap(play_one, tasks):
+                results.append(result)
+                if len(results) == n or len(results) % max(1, n // 10) == 0:
+                    print(f"  {case.name}: {len(results)}/{n} games, {time.perf_counter() - started:.0f}s",
+                          file=sys.stderr, flush=True)
+            rows.append((case.name, n, summary(case, results), case.goal, time.perf_counter() - started))
+            print(f"{case.name:<16} {n:>5}  {rows[-1][2]}   [goal: {case.goal}]", flush=True)
+    if only is None or "time" in only:
+        for name, players in TIMED:
+            count, median, most = timing(args.rulesets, name, players, args.timed)
+            rows.append((f"time {name}", count, f"mcts decision median {median:.3f}s, max {most:.3f}s",
+                         "max < 1 s", 0.0))
+            print(f"{rows[-1][0]:<16} {count:>5}  {rows[-1][2]}   [goal: max < 1 s]", flush=True)
+    print("\ncase             games  result   [goal]  (seconds)")
+    for name, n, text, goal, seconds in rows:
+        print(f"{name:<16} {n:>5}  {text}   [goal: {goal}]" + (f"  ({seconds:.0f}s)" if seconds else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
