@@ -1,4 +1,4 @@
-"""The `engine` command: validate, play, simulate, replay.
+"""The `engine` command: validate, play, simulate, replay, report.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -18,6 +18,8 @@ from .errors import EffectError, EngineError, RulesetError
 from .experiments import Variant, compare, ladder, render_compare, render_ladder
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
+from .report import build_report, read_jsonl, render_text
+from .report_html import require_matplotlib, write_html
 from .saves import replay, resume, same_state, write_save
 from .simulate import MAX_DECISIONS, play, simulate, stderr_if_tty
 from .undo import UndoHistory
@@ -34,6 +36,7 @@ EXAMPLES = """examples:
   engine compare rulesets/GAME.yaml --players 4 --games 1000 --with my_cards.yaml --against
   engine ladder rulesets/GAME.yaml --players 4 --agents random,greedy,mcts:iterations=100 --games 50
   engine replay game.json
+  engine report runs.jsonl --html report.html
 """
 
 
@@ -135,6 +138,20 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save'")
     r.add_argument("--ruleset", help="use this ruleset file instead of the one named in the save")
     r.add_argument("--show", action="store_true", help="print the final table")
+
+    rp = sub.add_parser("report", help="summarise a simulation's results file for balance",
+                        description="Read the JSON Lines results of a simulation (engine simulate ... "
+                        "--out FILE.jsonl) and report: win share by seat and by turn position, each with "
+                        "its 95% Wilson interval (a win shared by k players counts 1/k to each); scores "
+                        "by seat (mean, standard deviation, range); game length in decisions (quartiles "
+                        "and a histogram); why games ended; failed games with the command that "
+                        "reproduces each. A sentence points out every share whose interval leaves out "
+                        "the even share (1/players). A last line cut off by a stopped run is ignored "
+                        "with a warning.", epilog="How to read it: docs/balance.md.")
+    rp.add_argument("file", metavar="FILE.jsonl", help="a results file written by engine simulate --out")
+    rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
+    rp.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
+                    "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
     return p
 
 
@@ -159,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("play needs a RULESET file (or --resume FILE)")
     try:
         return {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-                "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay}[args.command](args)
+                "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,
+                "report": cmd_report}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -414,3 +432,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if args.html:
+        require_matplotlib()  # before reading a large file, not after
+    results = read_jsonl(args.file)
+    for w in results.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    report = build_report(results.records, results.run, results.warnings)
+    if args.json:
+        json.dump(report, sys.stdout, indent=1)
+        print()
+    else:
+        print(render_text(report, ascii_only=not _can_print("▁█")))
+    if args.html:
+        write_html(report, args.html)
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0
+
+
+def _can_print(text: str) -> bool:
+    """Whether stdout's encoding has these characters (a Windows console may not)."""
+    try:
+        text.encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

@@ -6,6 +6,7 @@ Plain Python on purpose: the formulas are short, and the core install stays ligh
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
@@ -52,3 +53,25 @@ def summary(values: list[float]) -> Summary:
 def detectable(diff: Summary) -> bool:
     """Whether a paired difference is told apart from no difference at 95%."""
     return diff.n > 1 and abs(diff.mean) > diff.half_width
+
+
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """First quartile, median and third quartile, interpolated between the values (the
+    "inclusive" method of the statistics module, as numpy's default and spreadsheets do)."""
+    if len(values) < 2:
+        return (values[0],) * 3 if values else (math.nan,) * 3
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, median, q3
+
+
+def histogram(values: list[int], bins: int = 20) -> list[tuple[int, int, int]]:
+    """Counts of whole numbers in at most `bins` bins of equal width, as (first, last, count)
+    with first and last included: a game length of 57 decisions falls in exactly one bin."""
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    width = max(1, math.ceil((high - low + 1) / bins))
+    counts = [0] * ((high - low) // width + 1)
+    for v in values:
+        counts[(v - low) // width] += 1
+    return [(low + i * width, low + (i + 1) * width - 1, n) for i, n in enumerate(counts)]

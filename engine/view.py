@@ -149,7 +149,9 @@ class PlayerView:
 
     def counters(self) -> dict[str, Any]:
         """Counters on display; a per-card counter shows only the visible cards' set values.
-        Lists and tables are copies: the view does not change as the game goes on."""
+        Lists and tables are copies: the view does not change as the game goes on. The copier
+        sees only the game's own values: its memo goes by id(), and a table made here and
+        dropped could leave its id to the next one, which would then show the first's values."""
         game = self._game
         copy = Copier(None)
         shown: dict[str, Any] = {}
@@ -158,11 +160,12 @@ class PlayerView:
             if not spec.display:
                 continue
             if spec.per == "card":
-                value = {self._label(c): v for c, v in value.items()
-                         if v != spec.initial and game.table.can_see(c, self.player)}
+                shown[name] = {self._label(c): copy(v) for c, v in value.items()
+                               if v != spec.initial and game.table.can_see(c, self.player)}
             elif isinstance(value, dict):
-                value = {self._label(k): v for k, v in value.items()}
-            shown[name] = copy(value)
+                shown[name] = {self._label(k): copy(v) for k, v in value.items()}
+            else:
+                shown[name] = copy(value)
         return shown
 
     def log(self, last: int | None = None) -> list[str]:

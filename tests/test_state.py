@@ -182,6 +182,28 @@ def test_clone_is_independent_and_faithful(gems):
         assert observed(game) == observed(copy), "the original, given the clone's decisions, ends as the clone"
 
 
+def test_each_counter_on_display_shows_its_own_values(tmp_path):
+    """Two tables of counters in a row, then a per-card one: once, the view showed the first
+    table's values for the second (its copier's memo, by id(), met a freed temporary)."""
+    path = tmp_path / "counters.yaml"
+    path.write_text(
+        "game: {name: Counters, players: [2]}\n"
+        "card_kinds: {token: {zone: pile, label: '{name}'}}\n"
+        "cards: [{kind: token, name: Acorn}, {kind: token, name: Bell}]\n"
+        "zones: {pile: {}}\n"
+        "counters:\n"
+        "  gold: {per: player, initial: 0}\n"
+        "  silver: {per: player, initial: 0}\n"
+        "  marks: {per: card, initial: 0}\n"
+        "setup: |\n  gold[1] = 5\n  silver[2] = 7\n  marks[first(pile)] = 2\n"
+        "flow: |\n  let c = choose(1, [1, 2], 'Pick')\n"
+        "scoring: {score: 'gold[player]'}\n", encoding="utf-8")
+    game = Game(load_ruleset(path), 2, seed=1)
+    for _ in range(3):
+        assert view(game, None).as_dict()["counters"] == {
+            "gold": {"P1": 5, "P2": 0}, "silver": {"P1": 0, "P2": 7}, "marks": {"Acorn": 2}}
+
+
 def test_snapshot_through_json_text_goes_on_exactly(gems):
     for game, rng in gem_games(gems):
         while not game.over:

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from engine.stats import detectable, summary, wilson
+from engine.stats import detectable, histogram, quartiles, summary, wilson
 
 
 @pytest.mark.parametrize("k, n, low, high", [
@@ -39,3 +39,16 @@ def test_a_paired_difference_is_detectable_only_beyond_its_interval():
     assert detectable(summary([1.0, 1.0, 1.0, 0.0] * 50))       # mean 0.75, tight
     assert not detectable(summary([1.0, -1.0] * 50))            # mean 0
     assert not detectable(summary([0.5]))                       # one pair says nothing
+
+
+def test_quartiles_interpolate_between_values():
+    assert quartiles([40, 45, 50, 60, 70]) == (45, 50, 60)
+    assert quartiles([1, 2, 3, 4]) == (1.75, 2.5, 3.25)    # as numpy.percentile's default
+    assert quartiles([7]) == (7, 7, 7)
+
+
+def test_histogram_bins_are_whole_numbers_of_equal_width():
+    assert histogram([3, 3, 4, 7]) == [(3, 3, 2), (4, 4, 1), (5, 5, 0), (6, 6, 0), (7, 7, 1)]
+    bins = histogram(list(range(100, 250)), bins=20)        # 150 values: bins of 8
+    assert bins[0] == (100, 107, 8) and bins[-1] == (244, 251, 6) and len(bins) == 19
+    assert sum(n for _, _, n in bins) == 150 and histogram([]) == []
