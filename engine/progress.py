@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 PLAIN_EVERY = 0.1  # seconds between redraws of the plain line: drawing costs more than a game
 
@@ -38,9 +38,10 @@ def progress_display(stream: TextIO | None, total: int, done: int = 0) -> Iterat
 
 
 @contextmanager
-def _rich_bar(progress, console, total: int, done: int) -> Iterator[Callable[[], None]]:
+def _rich_bar(progress: Any, console: Any, total: int, done: int) -> Iterator[Callable[[], None]]:
+    """rich's bar, its columns as the plain line's: games done, games a second, time left."""
     class Rate(progress.ProgressColumn):
-        def render(self, task) -> str:
+        def render(self, task: Any) -> Any:
             return progress.Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
 
     columns = (progress.BarColumn(), progress.MofNCompleteColumn(), progress.TextColumn("games"), Rate(),

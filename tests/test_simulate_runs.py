@@ -21,6 +21,7 @@ import pytest
 from conftest import ROOT, ruleset
 from engine.agents import make_agents
 from engine.game import Game
+from engine.ruleset import load_ruleset
 from engine.simulate import RunSpec, game_seed, simulate
 from engine.view import view
 
@@ -237,6 +238,19 @@ def test_a_failing_game_is_recorded_with_a_command_that_replays_it(tmp_path):
     assert played.returncode == 0, played.stderr
     for seat, score in game["scores"].items():
         assert f"\n  {seat} (random)    {score}\n" in played.stdout
+
+
+def test_workers_read_relative_paths_from_the_simulations_folder(tmp_path, monkeypatch):
+    """Worker processes read a relative ruleset path as the simulation does, also after it moved
+    to another folder, and name the file alike in error messages."""
+    rs = ruleset("trick_of_the_rails")
+    simulate(rs, 3, 4, 1, rs.resolve_options({}, 3), jobs=2)  # processes started in the project's folder
+    monkeypatch.chdir(tmp_path)
+    Path("failing.yaml").write_text(FAILING, encoding="utf-8")
+    rules = load_ruleset("failing.yaml")
+    one, two = (simulate(rules, 2, 12, 1, rules.resolve_options({}, 2), jobs=jobs)["results"] for jobs in (1, 2))
+    assert one == two
+    assert any(r.get("error", "").startswith("failing.yaml:39:15: error:") for r in two)
 
 
 def test_engine_play_replays_a_simulated_game_with_its_options():
