@@ -9,7 +9,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TextIO
 
-PLAIN_EVERY = 0.1  # seconds between redraws of the plain line: drawing costs more than a game
+REDRAW_EVERY = 0.1  # seconds between redraws: drawing costs more than a game
 
 
 @contextmanager
@@ -46,13 +46,23 @@ def _rich_bar(progress: Any, console: Any, total: int, done: int) -> Iterator[Ca
 
     columns = (progress.BarColumn(), progress.MofNCompleteColumn(), progress.TextColumn("games"), Rate(),
                progress.TimeRemainingColumn())
-    with progress.Progress(*columns, console=console, transient=False) as bar:
+    # Redrawn here, not by rich's own thread: a process without threads can start its workers
+    # the fast way (see workers.py).
+    with progress.Progress(*columns, console=console, auto_refresh=False) as bar:
         task = bar.add_task("games", total=total, completed=done)
-        yield lambda: bar.advance(task)
+        drawn = time.perf_counter()
+
+        def advance() -> None:
+            nonlocal drawn
+            bar.advance(task)
+            if time.perf_counter() - drawn >= REDRAW_EVERY:
+                bar.refresh()
+                drawn = time.perf_counter()
+        yield advance
 
 
 class _Plain:
-    """`\\r  412/1000 games, 35.2 games/s, 17s left`, redrawn at most every PLAIN_EVERY seconds."""
+    """`\\r  412/1000 games, 35.2 games/s, 17s left`, redrawn at most every REDRAW_EVERY seconds."""
 
     def __init__(self, stream: TextIO, total: int, done: int):
         self.stream, self.total, self.done, self.start_done = stream, total, done, done
@@ -60,7 +70,7 @@ class _Plain:
 
     def advance(self) -> None:
         self.done += 1
-        if time.perf_counter() - self.drawn >= PLAIN_EVERY or self.done == self.total:
+        if time.perf_counter() - self.drawn >= REDRAW_EVERY or self.done == self.total:
             self.draw()
 
     def draw(self) -> None:

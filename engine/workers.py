@@ -69,32 +69,48 @@ def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: s
     if backend != "local":
         raise EngineError(f"unknown backend '{backend}'; use local or ray")
     jobs = jobs or os.cpu_count() or 1
+    given = ruleset is not None and ruleset.digest == spec.digest
     if jobs <= 1 or len(games) <= 1:
-        rules = ruleset if ruleset is not None and ruleset.digest == spec.digest else ruleset_of(spec)
+        rules = ruleset if given else ruleset_of(spec)
         for n in games:
             yield play_game(rules, spec, n)
         return
-    yield from _processes(spec, chunks(games, jobs), jobs)
+    yield from _processes(spec, chunks(games, jobs), jobs, ruleset if given else None)
 
 
-def _processes(spec: RunSpec, parts: list[list[int]], jobs: int) -> Iterator[dict[str, Any]]:
+def _context() -> multiprocessing.context.BaseContext:
+    """How worker processes start. "fork" where it is safe, on Linux while no other thread runs
+    (a thread holding a lock when the process is copied would leave the copy stuck): a worker
+    then starts at once, with the ruleset already loaded. Else the fork server (started once,
+    with the engine imported) or "spawn": fresh processes, which load the ruleset themselves."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["engine.workers"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _processes(spec: RunSpec, parts: list[list[int]], jobs: int, ruleset: Ruleset | None) -> Iterator[dict[str, Any]]:
     """The chunks on a pool of `jobs` processes, 2 a process in flight at a time (not all at
     once: a million games need not be queued up front)."""
-    methods = multiprocessing.get_all_start_methods()
-    # Not "fork": it copies a process that may run threads (a progress bar, Ray's). The fork
-    # server is started once, with the engine imported, and forks each worker from there.
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if "forkserver" in methods:
-        context.set_forkserver_preload(["engine.workers"])
+    key = (spec.ruleset, tuple(spec.extensions), spec.digest)
+    lend = ruleset is not None and key not in _loaded  # for workers copied from this process
+    if lend:
+        _loaded[key] = ruleset
     # If this process is killed, multiprocessing's resource tracker removes the pool's semaphores
     # and warns of "leaked semaphore objects": that is the cleaning up, not a leak; keep it quiet.
     if TRACKER_QUIET not in sys.warnoptions:
         sys.warnoptions.append(TRACKER_QUIET)
-    executor = ProcessPoolExecutor(min(jobs, len(parts)), mp_context=context, initializer=_start_worker)
+    executor = ProcessPoolExecutor(min(jobs, len(parts)), mp_context=_context(), initializer=_start_worker)
     waiting = iter(parts)
-    running = {executor.submit(play_chunk, spec, part) for part in _take(waiting, 2 * jobs)}
     finished = False
     try:
+        running = {executor.submit(play_chunk, spec, part) for part in _take(waiting, 2 * jobs)}
+        if lend:  # forked workers were copied at the first submit: the cache keeps no ruleset longer
+            del _loaded[key]
+            lend = False
         while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
             running |= {executor.submit(play_chunk, spec, part) for part in _take(waiting, len(done))}
@@ -105,6 +121,8 @@ def _processes(spec: RunSpec, parts: list[list[int]], jobs: int) -> Iterator[dic
         raise EngineError("a process playing games stopped (out of memory? killed? or, from a script, its "
                           "code is not under if __name__ == '__main__':)") from None
     finally:
+        if lend:
+            del _loaded[key]
         if not finished:  # Ctrl-C, an error, or the caller stopped reading: stop the games at once
             stop = getattr(executor, "terminate_workers", None)  # Python 3.14
             if stop is not None:
@@ -119,6 +137,9 @@ def _start_worker() -> None:
     """Ctrl-C is the parent's to handle (it stops the pool); and a worker whose parent is gone
     (killed) exits, and says nothing on the way (its pipes to the parent are broken)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):  # as the system has them, not as a forked parent may
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     parent = multiprocessing.parent_process()  # the simulation, even when forked by a fork server
     if parent is None:
         return

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, ruleset
+from engine import workers
 from engine.agents import make_agents
 from engine.game import Game
 from engine.ruleset import load_ruleset
@@ -92,11 +93,16 @@ def test_more_jobs_give_the_same_records(uninterrupted):
     assert one == two == uninterrupted[:60]
 
 
-def test_jobs_from_python_give_the_same_records(uninterrupted):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_jobs_from_python_give_the_same_records(uninterrupted, monkeypatch, threads):
+    """Workers copied from this process (no other thread runs) or started afresh (another
+    thread runs: they load the ruleset themselves) play the same games."""
+    monkeypatch.setattr(workers.threading, "active_count", lambda: threads)
     rs = ruleset("trick_of_the_rails")
     report = simulate(rs, 3, 100, 7, rs.resolve_options({}, 3), jobs=2)
     assert report["results"] == uninterrupted[:100]
     assert sum(report["totals"]["wins_by_seat"].values()) == pytest.approx(100)
+    assert not workers._loaded, "the ruleset lent to forked workers is not kept"
 
 
 def test_a_killed_run_goes_on_where_it_stopped(tmp_path, uninterrupted):
