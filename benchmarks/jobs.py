@@ -8,7 +8,9 @@ and their loading the ruleset: what a user waits for. Beside it, "2 x --jobs 1":
 processes of --jobs 1 with half the games each, at the same time, the time until both are done:
 what the machine gives two processes at that moment, with no cost of --jobs at all, so that a
 --jobs 2 below 1.8x on a busy machine can be told from a cost of --jobs itself. Then the cost of streaming records to a
-run file (`--out`): the same games with and without a file, on 1 process (goal: under 5%).
+run file (`--out`): the same games with and without a file, on 1 process (goal: under 5%), and,
+less at the mercy of the machine's load, the time of writing their records alone against the
+time of playing them.
 
 Each figure is the median of `--repeat` runs, the runs of the things compared taken in turn, so
 that a change of the machine's load hits both. The load average is printed before and after:
@@ -35,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.ruleset import load_ruleset  # noqa: E402
-from engine.simulate import simulate  # noqa: E402
+from engine.runfile import RunFile  # noqa: E402
+from engine.simulate import RunSpec, simulate  # noqa: E402
 
 # Ruleset, players, games a run at scale 1: about 5-10 s on one process of this machine.
 CASES = [("trick_of_the_rails", 4, 5000), ("railways", 4, 120)]
@@ -51,6 +54,24 @@ def timed_run(name: str, players: int, games: int, jobs: int, out: Path | None =
     started = time.perf_counter()
     simulate(rules, players, games, SEED, options, jobs=jobs, out=out)
     return time.perf_counter() - started
+
+
+def append_time(name: str, players: int, games: int, path: Path) -> float:
+    """Seconds to append one record to a run file (as --out does, flushed), median of 5 rounds."""
+    rules = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
+    options = rules.resolve_options({}, players)
+    records = simulate(rules, players, games, SEED, options)["results"]
+    spec = RunSpec.of(rules, players, ["random"] * players, options, SEED)
+    rounds = []
+    for _ in range(5):
+        path.unlink(missing_ok=True)
+        file = RunFile.open(path, spec, games)
+        started = time.perf_counter()
+        for record in records:
+            file.append(record)
+        rounds.append((time.perf_counter() - started) / len(records))
+        file.close()
+    return statistics.median(rounds)
 
 
 def side_by_side(name: str, players: int, games: int) -> float:
@@ -98,12 +119,18 @@ def main() -> int:
         for _ in range(args.repeat):
             plain.append(timed_run(name, players, games, 1))
             streamed.append(timed_run(name, players, games, 1, out))
+        per_record = append_time(name, players, games, Path(folder) / "append.jsonl")
     base = statistics.median(plain)
     for setting, measured in (("--jobs 1", plain), ("--jobs 1 --out", streamed)):
         seconds = statistics.median(measured)
         rows.append({"measure": f"{name} {players}p", "games": games, "setting": setting,
                      "seconds": round(seconds, 2), "games_per_second": round(games / seconds, 1),
                      "vs_jobs_1": f"{(seconds / base - 1):+.1%} time"})
+    # The cost of --out alone, without the noise of two whole runs: writing the records of
+    # these games, against the time of playing them.
+    rows.append({"measure": f"{name} {players}p", "games": games, "setting": "--out writes only",
+                 "seconds": round(per_record * games, 3), "games_per_second": round(1 / per_record, 1),
+                 "vs_jobs_1": f"{per_record * games / base:+.1%} time"})
     after = load()
     if args.json:
         json.dump({"cores": os.cpu_count(), "load_before": before, "load_after": after, "rows": rows},
@@ -111,9 +138,9 @@ def main() -> int:
         print()
         return 0
     print(f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}")
-    print(f"{'measure':<24}{'games':>7}  {'setting':<16}{'seconds':>9}{'games/s':>10}  {'vs --jobs 1':>12}")
+    print(f"{'measure':<24}{'games':>7}  {'setting':<19}{'seconds':>9}{'games/s':>10}  {'vs --jobs 1':>12}")
     for r in rows:
-        print(f"{r['measure']:<24}{r['games']:>7}  {r['setting']:<16}{r['seconds']:>9.2f}"
+        print(f"{r['measure']:<24}{r['games']:>7}  {r['setting']:<19}{r['seconds']:>9.2f}"
               f"{r['games_per_second']:>10.1f}  {r['vs_jobs_1']:>12}")
     print("goals: --jobs 2 at least 1.80x of --jobs 1 (2 cores; 2 x --jobs 1 is the machine's own limit now); "
           "--out under +5.0% time")
