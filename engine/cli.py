@@ -79,15 +79,14 @@ def _parser() -> argparse.ArgumentParser:
                     "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
-                       description="Play GAMES games between bots (random ones by default), on every "
-                       "core. Prints a summary (wins, scores, why games ended), or with --json one "
-                       "object with a 'results' list (seed, scores, winners, turn order, end reason "
-                       "per game) and totals, or with --csv a row per game. The results depend on "
-                       "the seed only, not on --jobs or --backend. A game whose rules fail is "
-                       "reported with the command that replays it, and the others go on (exit "
-                       "status 1). With --out, games are kept in a file as they end: run the same "
-                       "command again after Ctrl-C or a crash to play only the games not yet in it, "
-                       "or with more --games to extend the run.",
+                       description="Play GAMES games between bots (random ones by default), on every core.\n"
+                       "Prints a summary (wins, scores, why games ended); with --json one object with a\n"
+                       "'results' list (seed, scores, winners, turn order, end reason per game) and totals;\n"
+                       "with --csv a row a game. The results depend on the seed only, not on --jobs or\n"
+                       "--backend. A game whose rules fail is reported with the command that replays it,\n"
+                       "and the others go on (exit status 1). With --out, games are kept in a file as they\n"
+                       "end: the same command again, after Ctrl-C or a crash, plays only the games not yet\n"
+                       "in it; with more --games it extends the run.",
                        epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "

@@ -291,18 +291,27 @@ def test_turn_order_is_who_decided_first():
     assert r["turn_order"] == order
 
 
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
 def test_plain_progress_without_rich(monkeypatch):
     monkeypatch.setitem(sys.modules, "rich", None)
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
     shown = Terminal()
     rs = ruleset("trick_of_the_rails")
     simulate(rs, 3, 5, 1, rs.resolve_options({}, 3), progress=shown)
     assert shown.getvalue().startswith("\r  ") and shown.getvalue().endswith("\n")
     last = shown.getvalue().rstrip("\n").split("\r")[-1]
     assert last.startswith("  5/5 games, ") and last.endswith(" games/s")
+
+
+def test_rich_progress_bar_when_installed():
+    pytest.importorskip("rich")
+    shown = Terminal()
+    rs = ruleset("trick_of_the_rails")
+    simulate(rs, 3, 5, 1, rs.resolve_options({}, 3), progress=shown)
+    assert "5/5" in shown.getvalue() and "games/s" in shown.getvalue()
 
 
 def test_bad_settings_are_one_line_errors(tmp_path):
