@@ -149,10 +149,10 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     DECISION_CAP, so that a ruleset whose random games never end still gives an answer.
 
     `jobs` processes play the games (1: this one; None: one a core; with `backend` "ray", Ray
-    tasks on the cluster at `address` or on a local Ray); the results are the same. With `out`, a JSON Lines
-    file, each record is appended as its game ends, and the games already in the file (of the
-    same run) are not played again. `progress`: a stream to show progress on (a terminal)."""
-    from .progress import progress_display
+    tasks on the cluster at `address` or on a local Ray); the results are the same. With `out`,
+    a JSON Lines file, each record is appended as its game ends, and the games already in the
+    file (of the same run) are not played again. `progress`: a stream to show progress on."""
+    from .progress import progress_display  # (these modules build on this one)
     from .runfile import RunFile
     from .workers import play_games
 
