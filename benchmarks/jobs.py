@@ -12,6 +12,13 @@ run file (`--out`): the same games with and without a file, on 1 process (goal: 
 less at the mercy of the machine's load, the time of writing their records alone against the
 time of playing them.
 
+"CPU s" is the processor time the run took, its worker processes' included: --jobs 2 doing the
+same work as --jobs 1 takes about as much, whatever the load; the wall-clock speed-up then
+depends on the second core being free. (With the kernel's autogroup scheduling, as on the
+shared machine this was written on, the processor is shared fairly between sessions, not
+processes: while another session keeps one core busy, all the processes of this one share the
+other, whatever their number.)
+
 Each figure is the median of `--repeat` runs, the runs of the things compared taken in turn, so
 that a change of the machine's load hits both. The load average is printed before and after:
 on a shared machine a speed-up below 2x may only mean that the second core was busy.
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,13 +54,23 @@ OUT_CASE = ("trick_of_the_rails", 4, 3000)
 SEED = 1
 
 
+CPU: dict[str, list[float]] = {}  # CPU seconds of each run, by setting
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the workers of --jobs 2)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def timed_run(name: str, players: int, games: int, jobs: int, out: Path | None = None) -> float:
     rules = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
     options = rules.resolve_options({}, players)
     if out is not None and out.exists():
         out.unlink()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     simulate(rules, players, games, SEED, options, jobs=jobs, out=out)
+    CPU.setdefault(f"{name} {jobs} {out is not None}", []).append(cpu_seconds() - cpu)
     return time.perf_counter() - started
 
 
@@ -108,9 +126,11 @@ def main() -> int:
         one = statistics.median(times["--jobs 1"])
         for setting, measured in times.items():
             seconds = statistics.median(measured)
+            cpu = CPU.get(f"{name} {setting[-1]} False") if setting.startswith("--") else None
             rows.append({"measure": f"{name} {players}p", "games": games, "setting": setting,
                          "seconds": round(seconds, 2), "games_per_second": round(games / seconds, 1),
-                         "vs_jobs_1": f"{one / seconds:.2f}x"})
+                         "vs_jobs_1": f"{one / seconds:.2f}x",
+                         "cpu_seconds": round(statistics.median(cpu), 2) if cpu else None})
     name, players, games = OUT_CASE
     games = max(1, round(games * args.scale))
     with tempfile.TemporaryDirectory() as folder:
@@ -138,10 +158,12 @@ def main() -> int:
         print()
         return 0
     print(f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}")
-    print(f"{'measure':<24}{'games':>7}  {'setting':<19}{'seconds':>9}{'games/s':>10}  {'vs --jobs 1':>12}")
+    print(f"{'measure':<24}{'games':>7}  {'setting':<19}{'seconds':>9}{'games/s':>10}  {'vs --jobs 1':>12}"
+          f"{'CPU s':>8}")
     for r in rows:
+        cpu = f"{r['cpu_seconds']:>8.2f}" if r.get("cpu_seconds") is not None else ""
         print(f"{r['measure']:<24}{r['games']:>7}  {r['setting']:<19}{r['seconds']:>9.2f}"
-              f"{r['games_per_second']:>10.1f}  {r['vs_jobs_1']:>12}")
+              f"{r['games_per_second']:>10.1f}  {r['vs_jobs_1']:>12}{cpu}")
     print("goals: --jobs 2 at least 1.80x of --jobs 1 (2 cores; 2 x --jobs 1 is the machine's own limit now); "
           "--out under +5.0% time")
     return 0
