@@ -28,24 +28,27 @@ def header(spec: RunSpec, games: int) -> dict[str, Any]:
 
 def read_run(path: str | Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]], int]:
     """The header, the records by game number (the first of any game given twice) and the
-    length of the file's whole lines (a cut last line lies beyond it)."""
-    data = Path(path).read_bytes()
-    whole = data.rfind(b"\n") + 1
-    lines = data[:whole].decode("utf-8", errors="replace").splitlines()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except ValueError:
-        head = None
-    if not isinstance(head, dict) or not isinstance(head.get("run"), dict):
-        raise EngineError(f"{path} is not a run file of engine simulate (its first line is not a run header)")
-    records: dict[int, dict[str, Any]] = {}
-    for number, line in enumerate(lines[1:], start=2):
+    length of the file's whole lines (a cut last line lies beyond it); read a line at a time."""
+    with open(path, "rb") as stream:
+        first = stream.readline()
         try:
-            record = json.loads(line)
-            game = record["game"]
-        except (ValueError, TypeError, KeyError):
-            raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
-        records.setdefault(game, record)
+            head = json.loads(first) if first.endswith(b"\n") else None
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or not isinstance(head.get("run"), dict):
+            raise EngineError(f"{path} is not a run file of engine simulate (its first line is not a run header)")
+        records: dict[int, dict[str, Any]] = {}
+        whole = len(first)
+        for number, line in enumerate(stream, start=2):
+            if not line.endswith(b"\n"):
+                break
+            try:
+                record = json.loads(line)
+                game = record["game"]
+            except (ValueError, TypeError, KeyError):
+                raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
+            records.setdefault(game, record)
+            whole += len(line)
     return head["run"], records, whole
 
 
@@ -108,9 +111,14 @@ def _free_name(path: Path) -> str:
 def _rewrite_header(path: Path, head: dict[str, Any], whole: int) -> None:
     """Replace the header line (and drop a cut last line): write a new file beside, then put it
     in place, so that a kill meanwhile leaves the old file whole."""
-    with open(path, "rb") as old:
-        old.readline()
-        body = old.read(max(0, whole - old.tell()))
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(json.dumps(head).encode("utf-8") + b"\n" + body)
+    with open(path, "rb") as old, open(temporary, "wb") as new:
+        left = whole - len(old.readline())
+        new.write(json.dumps(head).encode("utf-8") + b"\n")
+        while left > 0:
+            block = old.read(min(left, 1 << 20))
+            if not block:
+                break
+            new.write(block)
+            left -= len(block)
     os.replace(temporary, path)

@@ -136,6 +136,8 @@ def test_a_cut_last_line_is_dropped_and_its_game_played_again(tmp_path, uninterr
 def test_more_games_extend_the_run_and_fewer_play_none(tmp_path, uninterrupted):
     out = tmp_path / "runs.jsonl"
     assert engine("simulate", *RUN, "--games", "10", "--jobs", "1", "--out", out).returncode == 0
+    with open(out, "a", encoding="utf-8") as cut:
+        cut.write('{"game": 11, "se')  # and a line cut short, left by a kill
     proc = engine("simulate", *RUN, "--games", "25", "--out", out, "--json")
     assert json.loads(proc.stdout)["results"] == uninterrupted[:25]
     header, records = run_file(out)
