@@ -6,11 +6,13 @@ usage); no traceback reaches the user.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import signal
 import sys
 import textwrap
 import time
-from typing import Any
+from typing import Any, TextIO
 
 from . import __version__
 from .agents import SEATS_HELP, QuitGame, make_agents, parse_seat
@@ -21,7 +23,7 @@ from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
 from .saves import replay, resume, same_state, write_save
-from .simulate import MAX_DECISIONS, play, simulate, stderr_if_tty
+from .simulate import MAX_DECISIONS, Interrupted, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
 
@@ -33,6 +35,7 @@ EXAMPLES = """examples:
   engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
   engine simulate rulesets/GAME.yaml --players 4 --with my_cards.yaml
   engine simulate rulesets/GAME.yaml --players 3 --seats mcts:iterations=100,random,random
+  engine simulate rulesets/GAME.yaml --players 4 --games 100000 --out runs.jsonl --csv > games.csv
   engine compare rulesets/GAME.yaml --players 4 --games 1000 --with my_cards.yaml --against
   engine ladder rulesets/GAME.yaml --players 4 --agents random,greedy,mcts:iterations=100 --games 50
   engine replay game.json
@@ -88,9 +91,14 @@ def _parser() -> argparse.ArgumentParser:
                     "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
-                       description=_wrap("Play GAMES games between bots (random ones by default). Prints a "
-                       "summary (wins, scores, why games ended), or with --json one object with a "
-                       "'results' list (seed, scores, winners, end reason per game) and totals."),
+                       description="Play GAMES games between bots (random ones by default), on every core.\n"
+                       "Prints a summary (wins, scores, why games ended); with --json one object with a\n"
+                       "'results' list (seed, scores, winners, turn order, end reason per game) and totals;\n"
+                       "with --csv a row a game. The results depend on the seed only, not on --jobs or\n"
+                       "--backend. A game whose rules fail is reported with the command that replays it,\n"
+                       "and the others go on (exit status 1). With --out, games are kept in a file as they\n"
+                       "end: the same command again, after Ctrl-C or a crash, plays only the games not yet\n"
+                       "in it; with more --games it extends the run.",
                        epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
@@ -99,16 +107,27 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
                    help=f"stop a game after N decisions, score it as it stands and count it as ended by "
                    f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
-    s.add_argument("--json", action="store_true", help="print the results as JSON")
+    s.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
+    s.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends (JSON "
+                   "Lines, a header line first); if FILE holds games of the same run, play only the others")
+    s.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: processes of this machine (default); ray: tasks of a Ray cluster "
+                   "(pip install 'engine[ray]')")
+    s.add_argument("--address", metavar="HOST:PORT", help="with --backend ray, the address of a running Ray "
+                   "cluster (default: start Ray on this machine)")
+    shown = s.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the results as JSON")
+    shown.add_argument("--csv", action="store_true", help="print one CSV row per game: game, seed, end_reason, "
+                       "decisions, winners, score_P1..score_PN, turn_order, error")
 
     c = sub.add_parser("compare", help="did a change change the game? two variants on the same seeds",
                        description=_wrap("Play GAMES games of a variant of a ruleset (its --with card files and "
                        "--option values, before --against) and as many of another (after --against; nothing "
                        "after it means the ruleset as it is) on the same seeds, and say which differences in "
                        "win share, score and game length are detectable at 95%."),
-                       epilog="example:\n  engine compare rulesets/railways.yaml -n 4 -g 400 --with "
-                       "examples/my_events.yaml --against\n  engine compare rulesets/trick_of_the_rails.yaml "
-                       "-n 4 -g 2000 -o expert=true --against -o expert=false",
+                       epilog="examples:\n  engine compare rulesets/GAME.yaml -n 4 -g 400 --with my_cards.yaml --against\n  "
+                       "engine compare rulesets/GAME.yaml -n 4 -g 2000 -o expert=true --against -o expert=false",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(c)
     c.add_argument("--games", "-g", type=int, default=1000, help="games of each variant (default: 1000)")
@@ -116,6 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
                    help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
     c.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    c.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
     c.add_argument("--against", action="store_true",
                    help="the --with FILE and --option NAME=VALUE after it make the variant to compare against")
 
@@ -131,6 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     la.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
                     help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
     la.add_argument("--json", action="store_true", help="print the matrix as JSON")
+    la.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
 
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
                        description="Replay the decisions of a saved game and say whether the result "
@@ -320,23 +341,67 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise EngineError("--games must be at least 1")
     if args.max_decisions < 1:
         raise EngineError("--max-decisions must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise EngineError("--jobs must be at least 1")
+    if args.address and args.backend != "ray":
+        raise EngineError("--address is the address of a Ray cluster: use it with --backend ray")
     seats = _seats(args.seats, players, bots=True)
-    report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats,
-                      max_decisions=args.max_decisions)
+    for name in ("SIGTERM", "SIGHUP"):  # `kill` or a closed terminal stop the run as Ctrl-C does
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
+    try:
+        report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats,
+                          max_decisions=args.max_decisions, jobs=args.jobs, backend=args.backend,
+                          address=args.address, out=args.out)
+    except Interrupted as stop:
+        print(f"engine: {stop}", file=sys.stderr)
+        return 130
+    failed = [r for r in report["results"] if "error" in r]
     if args.json:
         json.dump(report, sys.stdout, indent=1)
         print()
-        return 0
-    t = report["totals"]
+    elif args.csv:
+        write_csv(report["results"], players, sys.stdout)
+    else:
+        _summary(report, ruleset.name, seats)
+    if failed:
+        first = failed[0]
+        print(f"engine: the rules failed in {len(failed)} of {args.games} games; game {first['game']}: "
+              f"{first['error']}; replay it with: {first['reproduce']}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _summary(report: dict[str, Any], name: str, seats: list[str]) -> None:
+    t, players, games = report["totals"], report["players"], report["games"]
     who = f"{players} random players" if set(seats) == {"random"} else f"{players} players ({', '.join(seats)})"
-    print(f"{ruleset.name}: {args.games} games, {who}, seed {seed}")
+    print(f"{name}: {games} games, {who}, seed {report['seed']}")
     print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
     for seat, wins in t["wins_by_seat"].items():
         print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
     ends = t["games_by_end_reason"]
-    print("ended by: " + ", ".join(f"{reason} {_share(n, args.games)}" for reason, n in ends.items()))
-    print(f"{t['mean_decisions']:.1f} decisions a game; {t['seconds']}s, {t['games_per_second']} games/s")
-    return 0
+    if t["errors"]:
+        ends = {**ends, "a failing rule": t["errors"]}
+    print("ended by: " + ", ".join(f"{reason} {_share(n, games)}" for reason, n in ends.items()))
+    rate = f"{t['seconds']}s, {t['games_per_second']} games/s" if t["played"] else "no games to play"
+    kept = f" ({games - t['played']} from the --out file)" if t["played"] < games else ""
+    print(f"{t['mean_decisions']:.1f} decisions a game; {rate}{kept}")
+
+
+def write_csv(records: list[dict[str, Any]], players: int, out: TextIO) -> None:
+    """One row a game; winners and turn order as seats separated by spaces."""
+    seats = [f"P{i}" for i in range(1, players + 1)]
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["game", "seed", "end_reason", "decisions", "winners", *(f"score_{p}" for p in seats),
+                     "turn_order", "error"])
+    for r in records:
+        scores = r.get("scores", {})
+        writer.writerow([r["game"], r["seed"], r.get("end_reason", ""), r.get("decisions", ""),
+                         " ".join(r.get("winners", [])), *(scores.get(p, "") for p in seats),
+                         " ".join(r.get("turn_order", [])), r.get("error", "")])
 
 
 def _variant_parser() -> argparse.ArgumentParser:
@@ -361,7 +426,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     seats = _seats(args.seats, players, bots=True)
     changed = _variant(args, args.extensions, args.option, players)
     base = _variant(args, args.base.extensions, args.base.option, players)
-    result = compare(changed, base, players, args.games, seed, seats, args.max_decisions, progress=stderr_if_tty())
+    if args.jobs is not None and args.jobs < 1:
+        raise EngineError("--jobs must be at least 1")
+    result = compare(changed, base, players, args.games, seed, seats, args.max_decisions, progress=stderr_if_tty(),
+                     jobs=args.jobs)
     if args.json:
         json.dump(result, sys.stdout, indent=1)
         print()
@@ -380,7 +448,10 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     _seats(",".join((agents * players)[:players]), players, bots=True)
     for agent in agents:
         _seats(",".join([agent] * players), players, bots=True)  # every agent checked before any game
-    result = ladder(ruleset, players, agents, args.games, seed, options, args.max_decisions, progress=stderr_if_tty())
+    if args.jobs is not None and args.jobs < 1:
+        raise EngineError("--jobs must be at least 1")
+    result = ladder(ruleset, players, agents, args.games, seed, options, args.max_decisions, progress=stderr_if_tty(),
+                    jobs=args.jobs)
     if args.json:
         json.dump(result, sys.stdout, indent=1)
         print()

@@ -33,11 +33,11 @@ def _win(record: dict[str, Any], seat: str) -> float:
 
 
 def compare(changed: Variant, base: Variant, players: int, games: int, seed: int, seats: list[str],
-            max_decisions: int | None, progress: TextIO | None = None) -> dict[str, Any]:
+            max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1) -> dict[str, Any]:
     """Play both variants on the same seeds; per seat, the paired differences (changed minus
     base) of win share and score, and of game length."""
     runs = [simulate(v.ruleset, players, games, seed, v.options, progress=progress, seats=seats,
-                     max_decisions=max_decisions) for v in (changed, base)]
+                     max_decisions=max_decisions, jobs=jobs) for v in (changed, base)]
     pairs = [(a, b) for a, b in zip(runs[0]["results"], runs[1]["results"]) if "error" not in a and "error" not in b]
     seat_names = [f"P{i}" for i in range(1, players + 1)]
 
@@ -108,7 +108,7 @@ def _reasons(counts: dict[str, int]) -> str:
 
 
 def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: int, options: dict[str, Any],
-           max_decisions: int | None, progress: TextIO | None = None) -> dict[str, Any]:
+           max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1) -> dict[str, Any]:
     """Every pair of agents, `games` games a pair: half with the first agent in seats 1, 3, 5...
     and the second in the others, half the other way round, on the same seeds. A cell is the
     share of the games won by the row agent's seats (shared wins in part); 50% is even."""
@@ -120,7 +120,7 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
                 continue
             seats = [first if i % 2 == 0 else second for i in range(players)]
             run = simulate(ruleset, players, count, seed, options, progress=progress, seats=seats,
-                           max_decisions=max_decisions)
+                           max_decisions=max_decisions, jobs=jobs)
             for record in run["results"]:
                 if "error" in record:
                     continue

@@ -1,12 +1,23 @@
-"""Playing many games with agents, for balance statistics and for tests."""
+"""Playing many games with agents, for balance statistics and for tests.
+
+A simulation is a `RunSpec` (ruleset, players, seats, options, seed, decision cap) and a number
+of games. Game i (counted from 1) depends on the spec and i alone, through `game_seed`, so games
+may be played in any order, in any process, and a run can stop and go on: the records are the
+same. Each game gives a record (a plain dict, one line of a run file, see runfile.py).
+"""
 from __future__ import annotations
 
 import random
+import shlex
 import sys
 import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from .agents import Agent, make_agents
+from .errors import EngineError
 from .game import Game
 from .ruleset import Ruleset
 from .undo import TakeBack, UndoHistory
@@ -14,7 +25,7 @@ from .view import view
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` of a simulation: derived from the one simulation seed."""
+    """The seed of game `index` (from 0) of a simulation: derived from the one simulation seed."""
     return random.Random(seed * 1_000_003 + index).randrange(2**31)
 
 
@@ -26,13 +37,17 @@ MAX_DECISIONS = 5_000
 
 def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
          after_each: Callable[[Game], None] | None = None, undo: UndoHistory | None = None,
-         max_decisions: int | None = None) -> Game:
+         max_decisions: int | None = None, turn_order: list[int] | None = None) -> Game:
     """Drive a game to its end, each decision taken by the agent of the deciding seat; with
     `undo`, people may take their last decision back. With `max_decisions`, stop once the game
-    has taken that many decisions, over or not (a game random players never finish)."""
+    has taken that many decisions, over or not (a game random players never finish). Players
+    are appended to `turn_order` as they first decide (who led, for balance reports)."""
     cap = sys.maxsize if max_decisions is None else max_decisions
+    seen = turn_order if turn_order is not None else list(game.players)  # nothing to add
     while not game.over and len(game.decisions) < cap:
         player = game.pending.player
+        if player not in seen:
+            seen.append(player)
         if undo is not None:
             undo.mark(game)
         try:
@@ -46,54 +61,137 @@ def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
     return game
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """What a simulation's games depend on (with each game's index): plain data, so that it can
+    be sent to other processes, which load the ruleset themselves from `ruleset` and
+    `extensions` and check it is the same by `digest`."""
+
+    ruleset: str
+    players: int
+    seats: list[str]
+    options: dict[str, Any]
+    seed: int
+    max_decisions: int | None = MAX_DECISIONS
+    extensions: list[str] = field(default_factory=list)
+    digest: str = ""
+    name: str = ""
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, players: int, seats: list[str], options: dict[str, Any], seed: int,
+           max_decisions: int | None = MAX_DECISIONS) -> RunSpec:
+        return cls(str(ruleset.path), players, list(seats), dict(options), seed, max_decisions,
+                   list(ruleset.extensions), ruleset.digest, ruleset.name)
+
+    def reproduce(self, seed: int) -> str:
+        """The shell command that plays the game of `seed` again, at the terminal: `engine play`
+        seeds its bots from the game seed as simulate does."""
+        words = ["engine", "play", self.ruleset, "--players", str(self.players), "--seed", str(seed),
+                 "--seats", ",".join(self.seats)]
+        for name, value in self.options.items():
+            words += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+        for ext in self.extensions:
+            words += ["--with", ext]
+        return shlex.join(words)
+
+
+def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
+    """Play game `number` (from 1) of a run; its record. A game whose rules fail is recorded
+    with the error and the command that replays it, and the run goes on."""
+    seed = game_seed(spec.seed, number - 1)
+    record: dict[str, Any] = {"game": number, "seed": seed, "seats": spec.seats, "options": spec.options}
+    order: list[int] = []
+    try:
+        game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
+        play(game, make_agents(spec.seats, seed), max_decisions=spec.max_decisions, turn_order=order)
+        final = game.scores()
+        winners = game.winners(final)
+    except EngineError as exc:
+        message = " ".join(str(exc).split("\n"))
+        return {**record, "error": message, "reproduce": spec.reproduce(seed)}
+    order += [p for p in game.players if p not in order]
+    record.update(scores={str(p): v for p, v in final.items()}, winners=[str(p) for p in winners],
+                  turn_order=[str(p) for p in order], decisions=len(game.decisions),
+                  end_reason=game.end_reason if game.over else DECISION_CAP)
+    return record
+
+
+def totals(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """Wins, win shares and mean scores by seat, mean decisions and games by end reason, over
+    the games that ended (a game whose rules failed counts in `errors` only)."""
+    played = [r for r in records if "error" not in r]
+    n = len(played)
+    wins = {f"P{i}": 0.0 for i in range(1, players + 1)}
+    reasons: dict[str, int] = {}
+    for r in played:
+        for w in r["winners"]:
+            wins[w] += 1 / len(r["winners"])
+        reasons[r["end_reason"]] = reasons.get(r["end_reason"], 0) + 1
+    return {
+        "wins_by_seat": wins,
+        "win_share_by_seat": {k: (v / n if n else 0.0) for k, v in wins.items()},
+        "mean_score_by_seat": {k: (sum(r["scores"][k] for r in played) / n if n else 0.0) for k in wins},
+        "mean_decisions": sum(r["decisions"] for r in played) / n if n else 0.0,
+        "games_by_end_reason": dict(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
+        "errors": len(records) - n,
+    }
+
+
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[str, Any],
              progress: TextIO | None = None, seats: list[str] | None = None,
-             max_decisions: int | None = MAX_DECISIONS) -> dict[str, Any]:
+             max_decisions: int | None = MAX_DECISIONS, jobs: int | None = 1, backend: str = "local",
+             address: str | None = None, out: str | Path | None = None) -> dict[str, Any]:
     """Play `games` games between the bots of `seats` (agents.make_agent; default: random
-    for every seat); return per-game results and totals.
+    for every seat); return per-game results (records, in game order) and totals.
 
     Each result says why its game ended (`end_reason`); a game that reaches `max_decisions`
     (None: no cap) is stopped there, scored as it stands and reported as ended by
-    DECISION_CAP, so that a ruleset whose random games never end still gives an answer."""
-    seats = seats or ["random"] * players
-    results = []
-    wins = {f"P{i}": 0.0 for i in range(1, players + 1)}
-    reasons: dict[str, int] = {}
+    DECISION_CAP, so that a ruleset whose random games never end still gives an answer.
+
+    `jobs` processes play the games (1: this one; None: one a core; with `backend` "ray", Ray
+    tasks on the cluster at `address` or on a local Ray); the results are the same. With `out`,
+    a JSON Lines file, each record is appended as its game ends, and the games already in the
+    file (of the same run) are not played again. `progress`: a stream to show progress on."""
+    from .progress import progress_display  # (these modules build on this one)
+    from .runfile import RunFile
+    from .workers import play_games
+
+    spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions)
+    file = RunFile.open(out, spec, games) if out is not None else None
+    records = file.records if file else {}
+    todo = [n for n in range(1, games + 1) if n not in records]
     started = time.perf_counter()
-    for index in range(games):
-        s = game_seed(seed, index)
-        game = Game(ruleset, players, options, s, keep_log=False, rewind=False)
-        play(game, make_agents(seats, s), max_decisions=max_decisions)
-        reason = game.end_reason if game.over else DECISION_CAP
-        reasons[reason] = reasons.get(reason, 0) + 1
-        final = game.scores()
-        scores = {str(p): v for p, v in final.items()}
-        winners = [str(p) for p in game.winners(final)]
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        results.append({"game": index + 1, "seed": s, "scores": scores, "winners": winners,
-                        "decisions": len(game.decisions), "end_reason": reason})
-        if progress is not None and (index + 1 == games or (index + 1) % max(1, games // 100) == 0):
-            elapsed = time.perf_counter() - started
-            progress.write(f"\r  {index + 1}/{games} games, {elapsed:.1f}s")
-            progress.flush()
-    if progress is not None:
-        progress.write("\n")
+    try:
+        with progress_display(progress, games, games - len(todo)) as advance, \
+                closing(play_games(spec, todo, jobs, backend, address, ruleset)) as played:
+            for record in played:
+                if file:
+                    file.append(record)
+                records[record["game"]] = record
+                advance()
+    except KeyboardInterrupt:
+        raise Interrupted(sum(1 for n in records if n <= games), games, out) from None
+    finally:
+        if file:
+            file.close()
     elapsed = time.perf_counter() - started
+    results = [records[n] for n in range(1, games + 1)]
     return {
-        "ruleset": ruleset.name, "players": players, "seats": seats, "games": games, "seed": seed,
+        "ruleset": ruleset.name, "players": players, "seats": spec.seats, "games": games, "seed": seed,
         "options": options, "max_decisions": max_decisions, "results": results,
-        "totals": {
-            "wins_by_seat": wins,
-            "win_share_by_seat": {k: (v / games if games else 0.0) for k, v in wins.items()},
-            "mean_score_by_seat": {f"P{i}": (sum(r["scores"][f"P{i}"] for r in results) / games if games else 0.0)
-                                   for i in range(1, players + 1)},
-            "mean_decisions": sum(r["decisions"] for r in results) / games if games else 0.0,
-            "games_by_end_reason": dict(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
-            "seconds": round(elapsed, 3),
-            "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
-        },
+        "totals": {**totals(results, players), "played": len(todo), "seconds": round(elapsed, 3),
+                   "games_per_second": round(len(todo) / elapsed, 1) if elapsed > 0 and todo else None},
     }
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a simulation: how many games are kept, and how to go on."""
+
+    def __init__(self, kept: int, games: int, out: str | Path | None):
+        self.kept, self.games, self.out = kept, games, out
+        super().__init__(f"interrupted: {kept} of {games} games are kept in {out}; run the same command "
+                         "again to play the rest" if out is not None else
+                         f"interrupted after {kept} of {games} games; nothing is kept without --out FILE.jsonl")
 
 
 def stderr_if_tty() -> TextIO | None:

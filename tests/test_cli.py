@@ -66,7 +66,8 @@ def test_console_script_help():
 @pytest.mark.parametrize("command,options", [
     ("validate", ["PATH"]),
     ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
-    ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "RULESET"]),
+    ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "--csv", "--jobs",
+                  "--out", "--backend", "--address", "RULESET"]),
     ("replay", ["--ruleset", "--show", "FILE"]),
 ])
 def test_subcommand_help(command, options):

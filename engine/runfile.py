@@ -1,0 +1,124 @@
+"""A simulation's run file (JSON Lines): a header line saying what the run is, then one record
+per game, appended as games end, in the order they end.
+
+Appending and flushing each line means a run killed at any moment keeps every game it
+finished; the last line may be cut short, and is dropped. Opening the file again for the same
+run gives back its games, so that the run plays only the others (and more if more are asked
+for); a different run is refused rather than mixed in.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import EngineError
+from .simulate import RunSpec
+
+SAME_RUN = ("digest", "players", "seats", "options", "seed", "max_decisions")  # what a game depends on
+
+
+def header(spec: RunSpec, games: int) -> dict[str, Any]:
+    return {"run": {"ruleset": spec.ruleset, "name": spec.name, "digest": spec.digest,
+                    "extensions": spec.extensions, "players": spec.players, "seats": spec.seats,
+                    "options": spec.options, "seed": spec.seed, "games": games,
+                    "max_decisions": spec.max_decisions}}
+
+
+def read_run(path: str | Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]], int]:
+    """The header, the records by game number (the first of any game given twice) and the
+    length of the file's whole lines (a cut last line lies beyond it); read a line at a time."""
+    with open(path, "rb") as stream:
+        first = stream.readline()
+        try:
+            head = json.loads(first) if first.endswith(b"\n") else None
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or not isinstance(head.get("run"), dict):
+            raise EngineError(f"{path} is not a run file of engine simulate (its first line is not a run header)")
+        records: dict[int, dict[str, Any]] = {}
+        whole = len(first)
+        for number, line in enumerate(stream, start=2):
+            if not line.endswith(b"\n"):
+                break
+            try:
+                record = json.loads(line)
+                game = record["game"]
+            except (ValueError, TypeError, KeyError):
+                raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
+            records.setdefault(game, record)
+            whole += len(line)
+    return head["run"], records, whole
+
+
+class RunFile:
+    """A run file open for appending, with the games it already holds (`records`)."""
+
+    def __init__(self, path: str | Path, records: dict[int, dict[str, Any]], stream: IO[str]):
+        self.path, self.records, self._stream = path, records, stream
+
+    @classmethod
+    def open(cls, path: str | Path, spec: RunSpec, games: int) -> RunFile:
+        """Start the run file at `path`, or go on with the same run in it; a cut last line is
+        removed, and the header is rewritten when more games are asked for than before."""
+        target = Path(path)
+        if target.is_dir():
+            raise EngineError(f"--out {path} is a directory; give a file name such as runs.jsonl")
+        fresh = header(spec, games)
+        records: dict[int, dict[str, Any]] = {}
+        try:
+            if not target.exists() or target.stat().st_size == 0:
+                target.write_text(json.dumps(fresh) + "\n", encoding="utf-8")
+            else:
+                run, records, whole = read_run(target)
+                _check_same(path, run, fresh["run"])
+                if games > run.get("games", 0):
+                    _rewrite_header(target, fresh, whole)
+                elif whole < target.stat().st_size:
+                    os.truncate(target, whole)
+            stream = open(target, "a", encoding="utf-8")
+        except OSError as exc:
+            raise EngineError(f"--out {path}: {exc.strerror or exc}") from None
+        return cls(path, records, stream)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Add a game's record, on disk at once: a run killed after this keeps it."""
+        self._stream.write(json.dumps(record) + "\n")
+        self._stream.flush()
+        self.records[record["game"]] = record
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def _check_same(path: str | Path, there: dict[str, Any], here: dict[str, Any]) -> None:
+    for key in SAME_RUN:
+        if there.get(key) != here[key]:
+            what = "the ruleset (or a --with file) has changed" if key == "digest" else \
+                f"{key.replace('_', '-')} {json.dumps(there.get(key))} there, {json.dumps(here[key])} here"
+            raise EngineError(f"{path} holds another run ({what}); give --out another file name, "
+                              f"e.g. {_free_name(Path(path))}")
+
+
+def _free_name(path: Path) -> str:
+    n = 2
+    while path.with_name(f"{path.stem}-{n}{path.suffix}").exists():
+        n += 1
+    return str(path.with_name(f"{path.stem}-{n}{path.suffix}"))
+
+
+def _rewrite_header(path: Path, head: dict[str, Any], whole: int) -> None:
+    """Replace the header line (and drop a cut last line): write a new file beside, then put it
+    in place, so that a kill meanwhile leaves the old file whole."""
+    temporary = path.with_name(path.name + ".tmp")
+    with open(path, "rb") as old, open(temporary, "wb") as new:
+        left = whole - len(old.readline())
+        new.write(json.dumps(head).encode("utf-8") + b"\n")
+        while left > 0:
+            block = old.read(min(left, 1 << 20))
+            if not block:
+                break
+            new.write(block)
+            left -= len(block)
+    os.replace(temporary, path)

@@ -1,0 +1,217 @@
+"""Where a simulation's games are played: in this process, in a pool of processes, or on Ray.
+
+Compiled rulesets cannot be pickled, so a worker process loads the ruleset itself, once, from
+the run's path and extension files, and checks it is the same by its digest. It is sent chunks
+of game numbers (a few milliseconds of play would otherwise cost as much to send as to play)
+and returns their records; records come back in the order chunks finish, which the caller
+puts in game order. Every game depends on the run and its number only, so the backend and the
+number of jobs never change a record.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Iterator
+
+from .errors import EngineError, RulesetError
+from .ruleset import Ruleset, load_ruleset
+from .simulate import RunSpec, play_game
+
+CHUNK_MAX = 32  # games a chunk: big enough to hide the cost of a task, small enough to lose little on a kill
+RAY_INSTALL = "pip install 'engine[ray]' (from a checkout: pip install -e '.[ray]')"
+
+TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+_loaded: dict[tuple, Ruleset] = {}  # this process's rulesets, by path, extensions and digest
+
+
+def ruleset_of(spec: RunSpec) -> Ruleset:
+    """The run's ruleset, loaded once per process; an error if it changed since the run began."""
+    key = (spec.ruleset, tuple(spec.extensions), spec.digest)
+    if key not in _loaded:
+        try:
+            ruleset = load_ruleset(spec.ruleset, spec.extensions)
+        except RulesetError:
+            ruleset = None  # (a RulesetError does not survive pickling: say it here in one line)
+        if ruleset is None or ruleset.digest != spec.digest:
+            raise EngineError(f"{spec.ruleset} (or a --with file) changed during the run, or cannot be "
+                              f"read where the games are played")
+        _loaded[key] = ruleset
+    return _loaded[key]
+
+
+def play_chunk(spec: RunSpec, games: list[int]) -> list[dict[str, Any]]:
+    ruleset = ruleset_of(spec)
+    return [play_game(ruleset, spec, n) for n in games]
+
+
+def chunks(games: list[int], jobs: int) -> list[list[int]]:
+    """Games in chunks: about 8 a job, so that jobs finish together, of at most CHUNK_MAX."""
+    size = max(1, min(CHUNK_MAX, len(games) // (jobs * 8)))
+    return [games[i:i + size] for i in range(0, len(games), size)]
+
+
+def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: str = "local",
+               address: str | None = None, ruleset: Ruleset | None = None) -> Iterator[dict[str, Any]]:
+    """The records of `games` (numbers from 1), as they are played: in this process when `jobs`
+    is 1 (with `ruleset`, if given, instead of loading it), else by `jobs` processes (None: one
+    a core), or by Ray (`backend` "ray", at `address` or on a local Ray; `jobs` None: one task
+    a CPU of the cluster)."""
+    if backend == "ray":
+        yield from _ray(spec, games, jobs, address)
+        return
+    if backend != "local":
+        raise EngineError(f"unknown backend '{backend}'; use local or ray")
+    jobs = jobs or os.cpu_count() or 1
+    given = ruleset is not None and ruleset.digest == spec.digest
+    if jobs <= 1 or len(games) <= 1:
+        rules = ruleset if given else ruleset_of(spec)
+        for n in games:
+            yield play_game(rules, spec, n)
+        return
+    yield from _processes(spec, chunks(games, jobs), jobs, ruleset if given else None)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """How worker processes start. "fork" where it is safe, on Linux while no other thread runs
+    (a thread holding a lock when the process is copied would leave the copy stuck): a worker
+    then starts at once, with the ruleset already loaded. Else the fork server (started once,
+    with the engine imported) or "spawn": fresh processes, which load the ruleset themselves."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["engine.workers"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _processes(spec: RunSpec, parts: list[list[int]], jobs: int, ruleset: Ruleset | None) -> Iterator[dict[str, Any]]:
+    """The chunks on a pool of `jobs` processes, 2 a process in flight at a time (not all at
+    once: a million games need not be queued up front)."""
+    key = (spec.ruleset, tuple(spec.extensions), spec.digest)
+    lend = ruleset is not None and key not in _loaded  # for workers copied from this process
+    if lend:
+        _loaded[key] = ruleset
+    # If this process is killed, multiprocessing's resource tracker removes the pool's semaphores
+    # and warns of "leaked semaphore objects": that is the cleaning up, not a leak; keep it quiet.
+    if TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_QUIET)
+    executor = ProcessPoolExecutor(min(jobs, len(parts)), mp_context=_context(), initializer=_start_worker)
+    waiting = iter(parts)
+    finished = False
+    try:
+        running = {executor.submit(play_chunk, spec, part) for part in _take(waiting, 2 * jobs)}
+        if lend:  # forked workers were copied at the first submit: the cache keeps no ruleset longer
+            del _loaded[key]
+            lend = False
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            running |= {executor.submit(play_chunk, spec, part) for part in _take(waiting, len(done))}
+            for future in done:
+                yield from future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise EngineError("a process playing games stopped (out of memory? killed? or, from a script, its "
+                          "code is not under if __name__ == '__main__':)") from None
+    finally:
+        if lend:
+            del _loaded[key]
+        if not finished:  # Ctrl-C, an error, or the caller stopped reading: stop the games at once
+            stop = getattr(executor, "terminate_workers", None)  # Python 3.14
+            if stop is not None:
+                stop()
+            else:
+                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                    process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_worker() -> None:
+    """Ctrl-C is the parent's to handle (it stops the pool); and a worker whose parent is gone
+    (killed) exits, and says nothing on the way (its pipes to the parent are broken)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):  # as the system has them, not as a forked parent may
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    parent = multiprocessing.parent_process()  # the simulation, even when forked by a fork server
+    if parent is None:
+        return
+    sys.stderr = _Orphaned(sys.stderr, parent)
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class _Orphaned:
+    """A worker's stderr, silent once its parent is gone."""
+
+    def __init__(self, stream: Any, parent: Any):
+        self.stream, self.parent = stream, parent
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text) if self.parent.is_alive() else len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _ray(spec: RunSpec, games: list[int], jobs: int | None, address: str | None) -> Iterator[dict[str, Any]]:
+    """The games as Ray tasks of a chunk each, a few per CPU in flight at a time."""
+    try:
+        import ray
+    except ImportError:
+        raise EngineError(f"--backend ray needs Ray, which is not installed: {RAY_INSTALL}") from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            _reachable(address)
+        try:  # a Ray started here listens on this machine only
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+                     **({} if address else {"_node_ip_address": "127.0.0.1"}))
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise EngineError(f"cannot start or reach Ray{f' at {address}' if address else ''}: "
+                              f"{(str(exc).splitlines() or [type(exc).__name__])[0]}") from None
+    try:
+        jobs = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        task = ray.remote(play_chunk)
+        waiting = iter(chunks(games, jobs))
+        running = [task.remote(spec, part) for part in _take(waiting, 2 * jobs)]
+        while running:
+            done, running = ray.wait(running, num_returns=1)
+            running += [task.remote(spec, part) for part in _take(waiting, len(done))]
+            for ref in done:
+                try:
+                    records = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    if isinstance(getattr(exc, "cause", None), EngineError):
+                        raise EngineError(str(exc.cause)) from None
+                    raise
+                yield from records
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _reachable(address: str) -> None:
+    """A clear error now for an address nothing answers at (Ray itself would retry for minutes)."""
+    host, _, port = address.rpartition("://")[2].rpartition(":")
+    if not port.isdigit():
+        return  # "auto", or an address Ray resolves itself
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=5).close()
+    except OSError as exc:
+        raise EngineError(f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
+                          f"'ray start --head', or leave out --address for a Ray on this machine") from None
+
+
+def _take(items: Iterator[list[int]], n: int) -> list[list[int]]:
+    return [part for _, part in zip(range(n), items)]
