@@ -22,7 +22,7 @@ Bot games with fixed seeds, measured against the goals of the bots:
 Game k of a case has seed `simulate.game_seed(SEED, k)`, and every bot's seed derives from it
 (agents.make_agents), so results do not depend on --jobs (the processes games are spread over);
 only the times do. Games take seconds (mcts Isle of Trains and Railways games, minutes): the
-defaults below take about an hour on two cores, --games caps every case for a quick look.
+defaults below take about 45 minutes on two cores (--games 40, 37), --games caps every case.
 
     python benchmarks/bots.py                      # every case
     python benchmarks/bots.py --games 10           # at most 10 games a case
@@ -79,9 +79,9 @@ CASES = [
          goal="mcts wins > 50%"),
     *[Case(f"isle-greedy-{n}", "isle_of_trains", n, 40, ["greedy"] * n, 0, NO_LIMIT,
            "ends by the rules >= 95%") for n in (2, 3, 4)],
-    *[Case(f"isle-mcts-{n}", "isle_of_trains", n, 4, ["mcts"] * n, 0, NO_LIMIT,
+    *[Case(f"isle-mcts-{n}", "isle_of_trains", n, 3, ["mcts"] * n, 0, NO_LIMIT,
            "ends by the rules >= 95%") for n in (2, 3, 4)],
-    *[Case(f"railways-{n}", "railways", n, 4, ["mcts"] * n, 0, {}, "mean score > 0")
+    *[Case(f"railways-{n}", "railways", n, 3, ["mcts"] * n, 0, {}, "mean score > 0")
       for n in (3, 4)],
     Case("trainsilvania", "trainsilvania", 3, 100, ["mcts", "random", "random"],
          goal="mcts wins >= 50%"),
