@@ -174,7 +174,7 @@ def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgen
             raise EngineError("a human seat takes no parameters")
         return make_human()
     cls = _agent_class(kind)
-    accepted = [name for name in inspect.signature(cls).parameters if name != "seed"]
+    accepted = [name for name in inspect.signature(cls).parameters if name != "seed"] if params else []
     for name in params:
         if name not in accepted:
             raise EngineError(f"seat '{seat}': {kind} has no parameter '{name}'{suggest(name, accepted)}; "
