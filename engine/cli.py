@@ -12,7 +12,7 @@ import signal
 import sys
 import textwrap
 import time
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from . import __version__
 from .agents import SEATS_HELP, QuitGame, make_agents, parse_seat
@@ -426,16 +426,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     seats = _seats(args.seats, players, bots=True)
     changed = _variant(args, args.extensions, args.option, players)
     base = _variant(args, args.base.extensions, args.base.option, players)
-    if args.jobs is not None and args.jobs < 1:
-        raise EngineError("--jobs must be at least 1")
     result = compare(changed, base, players, args.games, seed, seats, args.max_decisions, progress=stderr_if_tty(),
-                     jobs=args.jobs)
-    if args.json:
-        json.dump(result, sys.stdout, indent=1)
-        print()
-    else:
-        print(render_compare(result))
-    return 0
+                     jobs=_jobs(args.jobs))
+    return _show(result, args.json, render_compare)
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
@@ -445,18 +438,26 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise EngineError("--agents needs at least two different agents, e.g. random,greedy,mcts")
-    _seats(",".join((agents * players)[:players]), players, bots=True)
     for agent in agents:
         _seats(",".join([agent] * players), players, bots=True)  # every agent checked before any game
-    if args.jobs is not None and args.jobs < 1:
-        raise EngineError("--jobs must be at least 1")
     result = ladder(ruleset, players, agents, args.games, seed, options, args.max_decisions, progress=stderr_if_tty(),
-                    jobs=args.jobs)
-    if args.json:
+                    jobs=_jobs(args.jobs))
+    return _show(result, args.json, lambda r: f"{ruleset.name}: " + render_ladder(r))
+
+
+def _jobs(jobs: int | None) -> int | None:
+    if jobs is not None and jobs < 1:
+        raise EngineError("--jobs must be at least 1")
+    return jobs
+
+
+def _show(result: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any]], str]) -> int:
+    """Print an experiment's result, as JSON or as text."""
+    if as_json:
         json.dump(result, sys.stdout, indent=1)
         print()
     else:
-        print(f"{ruleset.name}: " + render_ladder(result))
+        print(render(result))
     return 0
 
 
