@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .ruleset import Ruleset
-from .simulate import simulate
+from .simulate import simulate, win_share
 from .stats import detectable, summary, wilson
 
 
@@ -25,11 +25,6 @@ class Variant:
     label: str
     ruleset: Ruleset
     options: dict[str, Any]
-
-
-def _win(record: dict[str, Any], seat: str) -> float:
-    winners = record["winners"]
-    return 1 / len(winners) if seat in winners else 0.0
 
 
 def compare(changed: Variant, base: Variant, players: int, games: int, seed: int, seats: list[str],
@@ -51,7 +46,7 @@ def compare(changed: Variant, base: Variant, players: int, games: int, seed: int
     return {
         "changed": changed.label, "base": base.label, "players": players, "games": games, "seed": seed,
         "seats": seats, "pairs": len(pairs),
-        "win_share": {s: paired(lambda r, s=s: _win(r, s)) for s in seat_names},
+        "win_share": {s: paired(lambda r, s=s: win_share(r, s)) for s in seat_names},
         "score": {s: paired(lambda r, s=s: r["scores"][s]) for s in seat_names},
         "all_seats_score": paired(lambda r: sum(r["scores"].values()) / len(r["scores"])),
         "decisions": paired(lambda r: r["decisions"]),
@@ -125,7 +120,7 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
                 if "error" in record:
                     continue
                 played += 1
-                wins += sum(_win(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
+                wins += sum(win_share(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
         low, high = wilson(wins, played)
         matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, "games": played}
         matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, "games": played}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import EngineError
+from .simulate import end_reasons, win_share
 from .stats import histogram, quartiles, summary, wilson
 
 HOW = "write one with: engine simulate RULESET --out FILE.jsonl"
@@ -122,13 +123,12 @@ def build_report(records: list[dict[str, Any]], run: dict[str, Any],
     }
     if n == 0:
         return report
-    by_seat = dict.fromkeys(seats, 0.0)
+    by_seat = {s: sum(win_share(r, s) for r in played) for s in seats}
     by_position = [0.0] * len(seats)
     for r in played:
         for w in r["winners"]:
-            by_seat[w] += 1 / len(r["winners"])
             if w in r["turn_order"]:
-                by_position[r["turn_order"].index(w)] += 1 / len(r["winners"])
+                by_position[r["turn_order"].index(w)] += win_share(r, w)
     report["win_share_by_seat"] = [{"seat": s, "bot": bots[s], **_share(by_seat[s], n)} for s in seats]
     report["win_share_by_turn_position"] = [{"position": i + 1, **_share(w, n)}
                                             for i, w in enumerate(by_position)]
@@ -137,11 +137,7 @@ def build_report(records: list[dict[str, Any]], run: dict[str, Any],
     lengths = [r["decisions"] for r in played]
     report["length"] = {**_spread(lengths), "histogram": [{"from": a, "to": b, "games": c}
                                                           for a, b, c in histogram(lengths)]}
-    reasons: dict[str, int] = {}
-    for r in played:
-        reasons[r["end_reason"]] = reasons.get(r["end_reason"], 0) + 1
-    report["end_reasons"] = [{"reason": k, "games": c, "share": c / n}
-                             for k, c in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))]
+    report["end_reasons"] = [{"reason": k, "games": c, "share": c / n} for k, c in end_reasons(played).items()]
     return report
 
 

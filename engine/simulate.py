@@ -116,23 +116,32 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     return record
 
 
+def win_share(record: dict[str, Any], seat: str) -> float:
+    """A seat's part of a game's win: 1/k when k players share it."""
+    winners = record["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def end_reasons(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Games by end reason, the most common first (games that ended: no error records)."""
+    counts: dict[str, int] = {}
+    for r in records:
+        counts[r["end_reason"]] = counts.get(r["end_reason"], 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
 def totals(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
     """Wins, win shares and mean scores by seat, mean decisions and games by end reason, over
     the games that ended (a game whose rules failed counts in `errors` only)."""
     played = [r for r in records if "error" not in r]
     n = len(played)
-    wins = {f"P{i}": 0.0 for i in range(1, players + 1)}
-    reasons: dict[str, int] = {}
-    for r in played:
-        for w in r["winners"]:
-            wins[w] += 1 / len(r["winners"])
-        reasons[r["end_reason"]] = reasons.get(r["end_reason"], 0) + 1
+    wins = {f"P{i}": sum(win_share(r, f"P{i}") for r in played) for i in range(1, players + 1)}
     return {
         "wins_by_seat": wins,
         "win_share_by_seat": {k: (v / n if n else 0.0) for k, v in wins.items()},
         "mean_score_by_seat": {k: (sum(r["scores"][k] for r in played) / n if n else 0.0) for k in wins},
         "mean_decisions": sum(r["decisions"] for r in played) / n if n else 0.0,
-        "games_by_end_reason": dict(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
+        "games_by_end_reason": end_reasons(played),
         "errors": len(records) - n,
     }
 
