@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Iterator
 
 from .errors import EffectError, IllegalMove, SaveError
@@ -42,6 +43,12 @@ class LogEntry:
     """One line of the game log; each part is (value, players who may see it, or None for all)."""
 
     parts: tuple[tuple[Any, frozenset[int] | None], ...]
+
+    @cached_property
+    def private(self) -> bool:
+        """Whether a part of it was hidden from someone when it was logged (most lines: no).
+        Worked out once: a search bot's every world reads the whole log through it."""
+        return any(seen is not None for _, seen in self.parts)
 
 
 _NOTHING = object()
@@ -335,7 +342,7 @@ class Game:
         stand_in: dict[tuple, Card] = {}
         for card in table.cards:
             stand_in.setdefault(_look(card), card)
-        world.log = [_told(entry, player, stand_in) for entry in self.log]
+        world.log = [_told(entry, player, stand_in) if entry.private else entry for entry in self.log]
         return world
 
     def _places(self) -> Iterator[Card]:
@@ -344,11 +351,15 @@ class Game:
         table = self.table
         own = [table.zones[name] for name, spec in self.rules.zones.items() if spec.per == "card"]
 
+        contents = table.contents
+
         def walk(zone: Zone) -> Iterator[Card]:
-            for card in table.contents[zone.index]:
+            for card in contents[zone.index]:
                 yield card
                 for family in own:
-                    yield from walk(family[card])
+                    inside = family[card]
+                    if contents[inside.index]:  # most of a card's own zones are empty
+                        yield from walk(inside)
         for zone in table.all_zones():
             if zone.holder is None:
                 yield from walk(zone)
