@@ -101,7 +101,7 @@ def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int]) ->
     rs = ruleset(name, folder)
     game = Game(rs, players, rs.resolve_options({k: str(v) for k, v in options.items()}, players),
                 seed, keep_log=False, rewind=False)
-    agents = make_agents(seats, seed)
+    agents = make_agents(seats, seed, defaults=rs.bots)
     decisions = 0
     while not game.over and decisions < cap:
         p = game.pending.player
@@ -142,7 +142,7 @@ def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float
     """(decisions timed, median s, max s) of one mcts seat's decisions against random seats."""
     rs = ruleset(name, folder)
     game = Game(rs, players, rs.resolve_options({}, players), game_seed(SEED, 0), keep_log=False, rewind=False)
-    agents = make_agents(["mcts"] + ["random"] * (players - 1), game_seed(SEED, 0))
+    agents = make_agents(["mcts"] + ["random"] * (players - 1), game_seed(SEED, 0), defaults=rs.bots)
     times: list[float] = []
     while not game.over and len(times) < limit:
         p = game.pending.player

@@ -102,7 +102,7 @@ mybots.cautious:CautiousAgent:risk=0.2. greedy takes worlds (default 1), tries (
 of the rest of its run of decisions, default 8) and steps (their length at most, default 40).
 mcts takes iterations (default 200), depth (random moves after the tree before the heuristic
 scores, default 20; 0 = play to the end), c (exploration, default 0.7) and ms (also stop after
-that many milliseconds a decision)."""
+that many milliseconds a decision). A ruleset may change these defaults for its game (bots:)."""
 
 
 def _builtin_kinds() -> dict[str, Callable[..., Agent]]:
@@ -166,8 +166,10 @@ def _agent_class(kind: str) -> Callable[..., Agent]:
     return found
 
 
-def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgent) -> Agent:
-    """One agent from its seat text; a bot's class is called with `seed=` and its parameters."""
+def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgent,
+               defaults: dict[str, dict[str, Any]] | None = None) -> Agent:
+    """One agent from its seat text; a bot's class is called with `seed=`, the ruleset's
+    `defaults` for its kind (`bots:`) and the seat's own parameters, which win."""
     kind, params = parse_seat(seat)
     if kind == "human":
         if params:
@@ -180,11 +182,13 @@ def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgen
             raise EngineError(f"seat '{seat}': {kind} has no parameter '{name}'{suggest(name, accepted)}; "
                               f"its parameters: {', '.join(accepted) or 'none'}")
     try:
-        return cls(seed=seed, **params)
+        return cls(seed=seed, **{**(defaults or {}).get(kind, {}), **params})
     except (TypeError, ValueError) as exc:
         raise EngineError(f"seat '{seat}': {exc}") from None
 
 
-def make_agents(seats: list[str], seed: int, make_human: Callable[[], Agent] = HumanAgent) -> list[Agent]:
-    """Agents for the seats; each bot's seed derives from the game seed and its seat."""
-    return [make_agent(seat, seed * 7919 + i + 1, make_human) for i, seat in enumerate(seats)]
+def make_agents(seats: list[str], seed: int, make_human: Callable[[], Agent] = HumanAgent,
+                defaults: dict[str, dict[str, Any]] | None = None) -> list[Agent]:
+    """Agents for the seats (with the ruleset's `bots:` defaults); each bot's seed derives from
+    the game seed and its seat."""
+    return [make_agent(seat, seed * 7919 + i + 1, make_human, defaults) for i, seat in enumerate(seats)]

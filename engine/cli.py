@@ -298,7 +298,7 @@ def cmd_play(args: argparse.Namespace) -> int:
               + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
         game = Game(ruleset, players, options, seed)
     try:
-        agents = make_agents(seats, game.seed + len(game.decisions))
+        agents = make_agents(seats, game.seed + len(game.decisions), defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
     kinds = [parse_seat(seat)[0] for seat in seats]

@@ -107,6 +107,7 @@ class Ruleset:
     score: Callable | None = None
     tiebreak: Callable | None = None
     heuristic: Callable | None = None  # a player's standing mid-game, for search bots; None: the score
+    bots: dict[str, dict[str, float]] = field(default_factory=dict)  # the search bots' default parameters, by kind
     teams: tuple[Callable, list[list[int]]] | None = None
     boards: dict[str, Board] = field(default_factory=dict)
     board_display: dict[str, Callable] = field(default_factory=dict)
@@ -363,6 +364,7 @@ class _Builder:
             if len(seats) != len(set(seats)):
                 self.error(("scoring", "teams", "groups"), "a seat is in more than one team")
             rs.teams = (when, groups)
+        rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         return rs
 
     def _check_name_clashes(self, names: Names) -> None:

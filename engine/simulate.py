@@ -103,7 +103,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     order: list[int] = []
     try:
         game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
-        play(game, make_agents(spec.seats, seed), max_decisions=spec.max_decisions, turn_order=order)
+        play(game, make_agents(spec.seats, seed, defaults=ruleset.bots), max_decisions=spec.max_decisions, turn_order=order)
         final = game.scores()
         winners = game.winners(final)
     except EngineError as exc:

@@ -61,6 +61,27 @@ def test_your_own_agent_class_from_a_file(monkeypatch):
     assert game.over
 
 
+def test_a_rulesets_bot_defaults_apply_and_a_seats_own_parameters_win():
+    defaults = RULES["rulesets/trick_of_the_rails.yaml"].bots
+    assert defaults == {"mcts": {"depth": 0}}
+    plain, own, greedy = make_agents(["mcts", "mcts:depth=5:iterations=9", "greedy"], 1, defaults=defaults)
+    assert (plain.depth, plain.iterations) == (0, MctsAgent(1).iterations)
+    assert (own.depth, own.iterations) == (5, 9)
+    assert isinstance(greedy, GreedyAgent)
+    assert make_agents(["mcts"], 1)[0].depth == MctsAgent(1).depth != 0  # no ruleset: the engine's default
+
+
+def test_a_simulation_gives_its_bots_the_rulesets_defaults(monkeypatch):
+    import engine.simulate
+    given = []
+    real = engine.simulate.make_agents
+    monkeypatch.setattr(engine.simulate, "make_agents",
+                        lambda seats, seed, **kw: given.append(kw.get("defaults")) or real(seats, seed, **kw))
+    rules = RULES["rulesets/trick_of_the_rails.yaml"]
+    simulate(rules, 4, 1, 1, rules.resolve_options({}, 4), jobs=1)
+    assert given == [{"mcts": {"depth": 0}}]
+
+
 # ---------------------------------------------------------------- rewards
 
 def test_standing_ranks_players_whatever_the_scale():

@@ -191,6 +191,9 @@ def _cases() -> dict[str, Case]:
     t = mutate("  pile: {}", "  pile: {visibilty: public}")
     c["unknown-key-in-zone"] = Case(t, *where(t, "visibilty"),
                                     must=("unknown key 'visibilty'", "did you mean 'visibility'"))
+    t = BASE + "bots:\n  mcts: {iteration: 400}\n"
+    c["unknown-bot-parameter"] = Case(t, *where(t, "iteration"),
+                                      must=("unknown key 'iteration'", "did you mean 'iterations'"))
     t = mutate("  players: [2, 3]", '  players: "four"')
     c["wrong-type"] = Case(t, where(t, '"four"')[0], None, ("list", "four"))
     t = mutate("  deck: {visibility: hidden}", "  deck: {visibility: secret}")
