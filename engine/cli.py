@@ -23,6 +23,7 @@ from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
 from .saves import replay, resume, same_state, write_save
+from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
@@ -63,14 +64,16 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards; repeatable")
 
-    def game_args(sp: argparse.ArgumentParser, resumable: bool = False) -> None:
+    def game_args(sp: argparse.ArgumentParser, resumable: bool = False,
+                  default_seed: str = "from the clock") -> None:
         if resumable:
             sp.add_argument("ruleset", metavar="RULESET", nargs="?",
                             help="the ruleset file (with --resume: instead of the one named in the save)")
         else:
             sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
         sp.add_argument("--players", "-n", type=int, help="number of players (default: the smallest supported)")
-        sp.add_argument("--seed", type=int, default=None, help="the seed of all randomness (default: from the clock)")
+        sp.add_argument("--seed", type=seed_argument, default=None, help="the seed of all randomness, a whole "
+                        f"number from 0 to 2^64-1 (default: {default_seed})")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="set a ruleset option (variant); repeatable")
         sp.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
@@ -81,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
                         "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
                         "an option's number, u to take back your last decision, q to stop (you are "
                         "offered to save)."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    game_args(pl, resumable=True)
+    game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
                     "or with --resume the seats of the save)")
@@ -228,13 +231,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]:
+def _clock_seed() -> int:
+    return int(time.time()) % 1_000_000
+
+
+def _setup(args: argparse.Namespace, default_seed: Callable[[], int] = _clock_seed
+           ) -> tuple[Ruleset, int, dict[str, Any], int]:
     ruleset = load_ruleset(args.ruleset, args.extensions)
     players = args.players if args.players is not None else ruleset.players[0]
     if players not in ruleset.players:
         raise EngineError(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
     options = _options(ruleset, args.option, players)
-    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+    seed = args.seed if args.seed is not None else default_seed()
     return ruleset, players, options, seed
 
 
@@ -292,13 +300,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         game, seats = _resumed(args)
     else:
-        ruleset, players, options, seed = _setup(args)
+        ruleset, players, options, seed = _setup(args, default_seed=secret_seed)
         seats = _seats(args.seats, players)
-        print(f"{ruleset.name}: {players} players, seed {seed}"
-              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
+        # A seed of the user's own choice may be shown; a secret one only when the game is over.
+        print(f"{ruleset.name}: {players} players"
+              + (f", seed {seed}" if args.seed is not None else "")
+              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
+              + ("" if args.seed is not None else " (the seed stays secret until the game ends)"))
         game = Game(ruleset, players, options, seed)
+    # Bots of a chosen seed are seeded as simulate seeds them, so that `engine play --seed` plays
+    # a simulated game again; those of a secret seed (or of a resumed game) from a hash of it.
+    chosen = args.seed is not None  # (--resume refuses --seed)
     try:
-        agents = make_agents(seats, game.seed + len(game.decisions))
+        agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)))
     except ValueError as exc:
         raise EngineError(str(exc)) from None
     kinds = [parse_seat(seat)[0] for seat in seats]
@@ -317,6 +331,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     for p, score in game.scores().items():
         print(f"  {names[int(p)]:<14} {score}")
     print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
+    print(f"Seed: {game.seed}")
     if args.save:
         write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
