@@ -22,7 +22,7 @@ from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
-from .saves import replay, resume, same_state, write_save
+from .saves import old_format_warnings, replay, resume, same_state, write_save
 from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, play, simulate, stderr_if_tty
 from .undo import UndoHistory
@@ -286,7 +286,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
         raise EngineError(f"--resume takes players, seed, options and card files from the save; "
                           f"leave out {', '.join(given)}")
     game, data, warnings = resume(args.resume, args.ruleset)
-    for w in warnings:
+    for w in old_format_warnings(args.resume, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
     if game.over:
         raise EngineError(f"{args.resume}: this game is over; see it with: engine replay {args.resume}")
@@ -488,7 +488,7 @@ def game_over(game: Game) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     game, data, warnings = replay(args.file, args.ruleset)
-    for w in warnings:
+    for w in old_format_warnings(args.file, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.show:
         print(render(view(game, None), log_lines=0))

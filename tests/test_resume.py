@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine import Game
-from engine.saves import replay, resume
+from engine.saves import DIGEST, content_digest, replay, resume
 
 from test_cli import TINY, engine, one_line_error
 
@@ -30,7 +30,7 @@ def observed(game: Game) -> tuple:
 def test_a_save_holds_state_seats_seed_and_decisions(stopped):
     _, save = stopped
     data = json.loads(save.read_text())
-    assert data["format"] == "engine-save/2"
+    assert data["format"] == "engine-save/3" and data["save_sha256"] == content_digest(data)
     assert data["seats"] == ["human", "random"] and data["seed"] == 4 and len(data["decisions"]) == 2
     assert data["state"]["decisions"] == data["decisions"]
 
@@ -93,7 +93,10 @@ def test_a_save_of_the_first_format_still_replays_and_resumes(stopped, tmp_path)
     data["format"] = "engine-save/1"
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data))
-    assert "not over" in engine("replay", old).stdout
+    proc = engine("replay", old)
+    assert "not over" in proc.stdout
+    assert proc.stderr == f"warning: {old} was saved by an older version of the engine, without a digest: a " \
+        "change made to it since cannot be noticed\n"
     resumed, _, warnings = resume(old)
     assert warnings == [] and observed(resumed) == observed(replay(save)[0])
     proc = engine("play", "--resume", old, input="1\n1\n")
@@ -114,6 +117,7 @@ def test_replay_notices_an_edited_unfinished_save(stopped, tmp_path):
     _, save = stopped
     data = json.loads(save.read_text())
     data["decisions"][0] = 1 - data["decisions"][0]
+    data[DIGEST] = content_digest(data)  # the digest worked out again: the replay still notices
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data))
     proc = engine("replay", edited)
@@ -124,7 +128,37 @@ def test_a_damaged_state_is_refused_in_one_line(stopped, tmp_path):
     _, save = stopped
     data = json.loads(save.read_text())
     data["state"]["program"][0]["code"] = "nowhere"
+    data[DIGEST] = content_digest(data)
     damaged = tmp_path / "damaged.json"
     damaged.write_text(json.dumps(data))
     message = one_line_error(engine("play", "--resume", damaged))
     assert str(damaged) in message and "nowhere" in message
+
+
+def test_a_save_of_the_second_format_still_replays_and_resumes_with_a_warning(stopped, tmp_path):
+    """A save written before saves had a digest loads, and says in one line that it has none."""
+    _, save = stopped
+    data = json.loads(save.read_text())
+    del data[DIGEST]
+    data["format"] = "engine-save/2"
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    for args, words in ((["replay", old], "not over"), (["play", "--resume", old], "Final scores")):
+        proc = engine(*args, input="1\n1\n")
+        assert proc.returncode == 0 and words in proc.stdout, proc.stdout + proc.stderr
+        assert proc.stderr.count("\n") == 1 and "without a digest" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [["replay"], ["play", "--resume"]])
+def test_an_edited_unfinished_save_is_refused(stopped, tmp_path, command):
+    """An unfinished save whose decisions (and state) were changed used to replay another game
+    with exit status 0; its digest no longer matches."""
+    _, save = stopped
+    data = json.loads(save.read_text())
+    data["decisions"][0] = 1 - data["decisions"][0]
+    del data["state"]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    proc = engine(*command, edited, input="1\n1\n")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "has been changed since it was written" in one_line_error(proc)
