@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
                     "or with --resume the seats of the save)")
     pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
-                    "when it ends or stops")
+                    "when it ends or stops; the save of an unfinished game tells every hidden card")
     pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
                     "options come from the save)")
 
@@ -161,7 +161,13 @@ def _parser() -> argparse.ArgumentParser:
                        "is the same. Exits 0 if it reproduces, 1 if not.")
     r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save'")
     r.add_argument("--ruleset", help="use this ruleset file instead of the one named in the save")
-    r.add_argument("--show", action="store_true", help="print the final table")
+    r.add_argument("--show", action="store_true", help="print the table: as the referee sees it for a finished "
+                   "game; as one seat sees it for an unfinished one (--seat)")
+    shown_as = r.add_mutually_exclusive_group()
+    shown_as.add_argument("--seat", type=int, metavar="N", help="show the table as seat N sees it (default for an "
+                          "unfinished game: the save's human seat, else seat 1)")
+    shown_as.add_argument("--referee", action="store_true", help="show the table as the referee sees it, every "
+                          "hidden card and the order of every pile, even of an unfinished game")
 
     rp = sub.add_parser("report", help="summarise a simulation's results file for balance",
                         description="Read the JSON Lines results of a simulation (engine simulate ... "
@@ -348,6 +354,7 @@ def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool) -> No
     if path:
         write_save(game, path, seats)
         print(f"Saved to {path}; continue it with: engine play --resume {path}")
+        print(f"{path} holds the seed and every hidden card: keep it from the other players until the game is over.")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -486,12 +493,31 @@ def game_over(game: Game) -> str:
     return "Game over" + (f" ({game.end_reason})" if game.end_reason else "")
 
 
+def _shown_seat(args: argparse.Namespace, game: Game, seats: list[str] | None) -> int | None:
+    """Whose table `replay --show` prints (None: the referee's): --seat, else the referee's for a
+    finished game, else the save's human seat (or seat 1). An unfinished game's hidden cards are
+    shown only on --referee: the one who replays may be one of its players."""
+    if args.referee:
+        return None
+    if args.seat is not None:
+        if not 1 <= args.seat <= len(game.players):
+            raise EngineError(f"--seat {args.seat}: this game has seats 1 to {len(game.players)}")
+        return args.seat
+    if game.over:
+        return None
+    humans = [i for i, seat in enumerate(seats or [], 1) if parse_seat(seat)[0] == "human"]
+    return humans[0] if humans else 1
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     game, data, warnings = replay(args.file, args.ruleset)
     for w in old_format_warnings(args.file, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
-    if args.show:
-        print(render(view(game, None), log_lines=0))
+    if args.show or args.seat is not None or args.referee:
+        seat = _shown_seat(args, game, data.get("seats"))
+        print(render(view(game, seat), log_lines=0 if seat is None else 8))
+        if seat is not None and not game.over:
+            print(f"(the table as P{seat} sees it; --referee shows every hidden card)")
     expected = data.get("result")
     if isinstance(data.get("state"), dict) and not warnings and not same_state(game, data["state"]):
         print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state.")

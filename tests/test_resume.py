@@ -3,6 +3,7 @@ replay` checks that seed and decisions lead to it. Saves of the first format sti
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -10,6 +11,7 @@ from engine import Game
 from engine.saves import DIGEST, content_digest, replay, resume
 
 from test_cli import TINY, engine, one_line_error
+from conftest import labels
 
 
 @pytest.fixture
@@ -20,6 +22,7 @@ def stopped(tmp_path):
     save = tmp_path / "stopped.json"
     proc = engine("play", rules, "--seats", "human,random", "--seed", "4", "--save", save, input="1\nq\n")
     assert proc.returncode == 0 and "engine play --resume" in proc.stdout
+    assert f"{save} holds the seed and every hidden card: keep it from the other players" in proc.stdout
     return rules, save
 
 
@@ -162,3 +165,52 @@ def test_an_edited_unfinished_save_is_refused(stopped, tmp_path, command):
     proc = engine(*command, edited, input="1\n1\n")
     assert proc.returncode == 1 and proc.stdout == ""
     assert "has been changed since it was written" in one_line_error(proc)
+
+
+def hands(save) -> dict[int, list[str]]:
+    game = replay(save)[0]
+    return {p: labels(game, game.table.zones["hand"][p]) for p in (1, 2)}
+
+
+@pytest.mark.parametrize("args,seat", [([], 1), (["--seat", "1"], 1), (["--seat", "2"], 2)])
+def test_replay_show_of_an_unfinished_game_shows_one_seat(stopped, args, seat):
+    """It used to print every hand and the deck in order to whoever replayed the save."""
+    _, save = stopped
+    proc = engine("replay", save, "--show", *args)
+    assert proc.returncode == 0, proc.stderr
+    held = hands(save)
+    assert f"(you are P{seat})" in proc.stdout and f"the table as P{seat} sees it" in proc.stdout
+    assert all(card in proc.stdout for card in held[seat])
+    assert not any(card in proc.stdout for card in held[3 - seat]), proc.stdout
+    assert re.search(r"^  deck +6 face-down$", proc.stdout, re.M), proc.stdout
+
+
+def test_replay_show_defaults_to_the_human_seat_of_the_save(stopped, tmp_path):
+    _, save = stopped
+    data = json.loads(save.read_text())
+    data["seats"] = ["random", "human"]
+    data[DIGEST] = content_digest(data)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    assert "(you are P2)" in engine("replay", other, "--show").stdout
+
+
+def test_replay_referee_shows_every_card_of_an_unfinished_game(stopped):
+    _, save = stopped
+    proc = engine("replay", save, "--referee")
+    assert proc.returncode == 0
+    assert all(card in proc.stdout for held in hands(save).values() for card in held)
+    assert "face-down" not in proc.stdout
+
+
+@pytest.mark.parametrize("args,words", [(["--seat", "3"], "--seat 3: this game has seats 1 to 2"),
+                                        (["--seat", "0"], "--seat 0")])
+def test_replay_seat_out_of_range(stopped, args, words):
+    _, save = stopped
+    assert words in one_line_error(engine("replay", save, *args))
+
+
+def test_replay_seat_and_referee_exclude_each_other(stopped):
+    _, save = stopped
+    proc = engine("replay", save, "--seat", "1", "--referee")
+    assert proc.returncode == 2 and "not allowed with" in proc.stderr
