@@ -15,7 +15,7 @@ import time
 from typing import Any, Callable, TextIO
 
 from . import __version__
-from .agents import SEATS_HELP, QuitGame, make_agents, parse_seat
+from .agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
 from .errors import EffectError, EngineError, RulesetError
 from .experiments import Variant, compare, ladder, render_compare, render_ladder
 from .game import Game
@@ -316,21 +316,28 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = Game(ruleset, players, options, seed)
     # Bots of a chosen seed are seeded as simulate seeds them, so that `engine play --seed` plays
     # a simulated game again; those of a secret seed (or of a resumed game) from a hash of it.
-    chosen = args.seed is not None  # (--resume refuses --seed)
-    try:
-        agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)))
-    except ValueError as exc:
-        raise EngineError(str(exc)) from None
     kinds = [parse_seat(seat)[0] for seat in seats]
     names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(kinds)}
     humans = {i + 1 for i, kind in enumerate(kinds) if kind == "human"}
+    hot_seat = HotSeat() if len(humans) > 1 else None
+    chosen = args.seed is not None  # (--resume refuses --seed)
+    try:
+        agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),
+                             make_human=lambda: HumanAgent(hot_seat=hot_seat))
+    except ValueError as exc:
+        raise EngineError(str(exc)) from None
     try:
         play(game, agents, names, undo=UndoHistory(humans))
     except QuitGame:
+        if hot_seat:
+            hot_seat.clear()
         print("\nGame stopped.")
         _offer_save(game, seats, args.save, ask=bool(humans) and sys.stdin.isatty())
         return 0
-    watcher = min(humans) if len(humans) == 1 else None
+    if hot_seat:
+        hot_seat.clear()  # the last one to decide leaves their hand on the screen
+    # What the one person may see; of several at one terminal, what all may see (0: nobody's seat).
+    watcher = min(humans) if len(humans) == 1 else 0 if humans else None
     print()
     print(render(view(game, watcher, names), log_lines=12))
     print(f"\n{game_over(game)}. Final scores:")
