@@ -113,9 +113,15 @@ def _check_fields(path: str | Path, data: dict[str, Any]) -> None:
         raise SaveError(f"{path}: the decisions must be whole numbers")
     if not -SEED_LIMIT < data["seed"] < SEED_LIMIT:  # saves made before seeds were checked may hold negative ones
         raise damaged("seed", f"is not a seed (a whole number from 0 to {SEED_LIMIT - 1})")
+    if not data["ruleset"].isprintable():
+        raise damaged("ruleset")
     for key in ("extensions", "seats"):
-        if not all(isinstance(item, str) for item in data.get(key) or []):
+        if not all(isinstance(item, str) and item.isprintable() for item in data.get(key) or []):
             raise damaged(key, "must be a list of texts")
+    for name, value in data["options"].items():  # names and values are quoted in messages: one line each
+        if not name.isprintable() or not (_is(value, (int, float, None)) or isinstance(value, bool)
+                                          or isinstance(value, str) and value.isprintable()):
+            raise damaged("options")
     result = data.get("result")
     if result is not None and not (_is(result.get("digest"), str) and _is(result.get("scores"), dict)
                                    and _is(result.get("end_reason"), (str, None))):
