@@ -314,12 +314,12 @@ def cmd_play(args: argparse.Namespace) -> int:
               + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
               + ("" if args.seed is not None else " (the seed stays secret until the game ends)"))
         game = Game(ruleset, players, options, seed)
-    # Bots of a chosen seed are seeded as simulate seeds them, so that `engine play --seed` plays
-    # a simulated game again; those of a secret seed (or of a resumed game) from a hash of it.
     kinds = [parse_seat(seat)[0] for seat in seats]
     names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(kinds)}
     humans = {i + 1 for i, kind in enumerate(kinds) if kind == "human"}
     hot_seat = HotSeat() if len(humans) > 1 else None
+    # Bots of a chosen seed are seeded as simulate seeds them, so that `engine play --seed` plays
+    # a simulated game again; those of a secret seed (or of a resumed game) from a hash of it.
     chosen = args.seed is not None  # (--resume refuses --seed)
     try:
         agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),

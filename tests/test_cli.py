@@ -70,7 +70,7 @@ def test_console_script_help():
     ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
     ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "--csv", "--jobs",
                   "--out", "--backend", "--address", "RULESET"]),
-    ("replay", ["--ruleset", "--show", "FILE"]),
+    ("replay", ["--ruleset", "--show", "--seat", "--referee", "FILE"]),
 ])
 def test_subcommand_help(command, options):
     proc = engine(command, "--help")
