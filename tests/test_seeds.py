@@ -13,7 +13,7 @@ from engine.ruleset import load_ruleset
 from engine.seeds import SEED_LIMIT, bots_seed
 from engine.simulate import play
 
-from test_cli import TINY, TRICK, engine, one_line_error
+from test_cli import TINY, TRICK, engine
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_simulate_results_are_the_same_as_before():
     ["play", "--seed", "-4"], ["play", "--seed=-4"], ["play", "--seed", "18446744073709551616"],
     ["play", "--seed", "9" * 5000], ["play", "--seed", "1.5"], ["play", "--seed", "x"],
     ["simulate", "--seed", "-4"], ["compare", "--seed", "-1", "--against"], ["ladder", "--seed", "-2"]])
-def test_a_seed_out_of_range_is_refused_in_one_line(args, tiny):
+def test_a_seed_out_of_range_is_refused_with_a_clear_message(args, tiny):
     """A negative seed was read as its absolute value: -4 and 4 played the same game."""
     proc = engine(args[0], tiny, *args[1:])
     assert proc.returncode == 2
