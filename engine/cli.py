@@ -83,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
                         "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
                         "an option's number, u to take back your last decision, q to stop (you are "
-                        "offered to save)."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        "offered to save). Several human seats share the terminal: between two people's turns "
+                        "the screen is cleared and the keyboard handed over."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
