@@ -38,13 +38,49 @@ class QuitGame(Exception):
     """The person at the terminal asked to stop."""
 
 
-class HumanAgent:
-    """A person at the terminal: sees their own view and the numbered options; `u` asks for
-    their last decision back (see undo.py), `q` stops the game."""
+QUIT = ("q", "quit", "exit")
+CLEAR_SCREEN = "\033[H\033[2J\033[3J"  # to the top, clear the screen, and its scrollback where the terminal can
+
+
+class HotSeat:
+    """People taking turns at one terminal. Before one of them decides after another did, the
+    screen is cleared and the next is asked to take the keyboard, so that nobody sees what is
+    private to another."""
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.last: int | None = None  # who decided last at this terminal
+
+    def clear(self) -> None:
+        self.stdout.write(CLEAR_SCREEN)
+        self.stdout.flush()
+
+    def hand_to(self, player: int) -> None:
+        """Unless `player` decided last: clear the screen, then wait for them to press Enter."""
+        if player == self.last:
+            return
+        self.clear()
+        self.stdout.write(f"Pass to P{int(player)} and press Enter (q to quit): ")
+        self.stdout.flush()
+        try:
+            line = self.stdin.readline()
+        except KeyboardInterrupt:
+            raise QuitGame() from None
+        if not line or line.strip().lower() in QUIT:
+            raise QuitGame()
+        self.last = player
+
+
+class HumanAgent:
+    """A person at the terminal: sees their own view and the numbered options; `u` asks for
+    their last decision back (see undo.py), `q` stops the game. With a `hot_seat`, one of several
+    people at the terminal, who is handed the keyboard before seeing their view."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, hot_seat: HotSeat | None = None):
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.hot_seat = hot_seat
 
     def say(self, text: str) -> None:
         self.stdout.write(text + "\n")
@@ -52,6 +88,8 @@ class HumanAgent:
 
     def choose(self, view: PlayerView) -> int:
         decision = view.decision
+        if self.hot_seat is not None and view.player is not None:
+            self.hot_seat.hand_to(view.player)
         self.say("")
         self.say(render(view))
         self.say(f"\n{view.you}: {decision['prompt']}")
@@ -68,7 +106,7 @@ class HumanAgent:
             if not line:
                 raise QuitGame()
             text = line.strip()
-            if text.lower() in ("q", "quit", "exit"):
+            if text.lower() in QUIT:
                 raise QuitGame()
             if text.lower() in ("u", "undo"):
                 raise TakeBack(self.say)

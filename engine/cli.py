@@ -15,14 +15,15 @@ import time
 from typing import Any, Callable, TextIO
 
 from . import __version__
-from .agents import SEATS_HELP, QuitGame, make_agents, parse_seat
+from .agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
 from .errors import EffectError, EngineError, RulesetError
 from .experiments import Variant, compare, ladder, render_compare, render_ladder
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
-from .saves import replay, resume, same_state, write_save
+from .saves import old_format_warnings, replay, resume, same_state, write_save
+from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
@@ -63,14 +64,16 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards; repeatable")
 
-    def game_args(sp: argparse.ArgumentParser, resumable: bool = False) -> None:
+    def game_args(sp: argparse.ArgumentParser, resumable: bool = False,
+                  default_seed: str = "from the clock") -> None:
         if resumable:
             sp.add_argument("ruleset", metavar="RULESET", nargs="?",
                             help="the ruleset file (with --resume: instead of the one named in the save)")
         else:
             sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
         sp.add_argument("--players", "-n", type=int, help="number of players (default: the smallest supported)")
-        sp.add_argument("--seed", type=int, default=None, help="the seed of all randomness (default: from the clock)")
+        sp.add_argument("--seed", type=seed_argument, default=None, help="the seed of all randomness, a whole "
+                        f"number from 0 to 2^64-1 (default: {default_seed})")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="set a ruleset option (variant); repeatable")
         sp.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
@@ -80,13 +83,14 @@ def _parser() -> argparse.ArgumentParser:
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
                         "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
                         "an option's number, u to take back your last decision, q to stop (you are "
-                        "offered to save)."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    game_args(pl, resumable=True)
+                        "offered to save). Several human seats share the terminal: between two people's turns "
+                        "the screen is cleared and the keyboard handed over."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
                     "or with --resume the seats of the save)")
     pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
-                    "when it ends or stops")
+                    "when it ends or stops; the save of an unfinished game tells every hidden card")
     pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
                     "options come from the save)")
 
@@ -158,7 +162,13 @@ def _parser() -> argparse.ArgumentParser:
                        "is the same. Exits 0 if it reproduces, 1 if not.")
     r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save'")
     r.add_argument("--ruleset", help="use this ruleset file instead of the one named in the save")
-    r.add_argument("--show", action="store_true", help="print the final table")
+    r.add_argument("--show", action="store_true", help="print the table: as the referee sees it for a finished "
+                   "game; as one seat sees it for an unfinished one (--seat)")
+    shown_as = r.add_mutually_exclusive_group()
+    shown_as.add_argument("--seat", type=int, metavar="N", help="show the table as seat N sees it (default for an "
+                          "unfinished game: the save's human seat, else seat 1)")
+    shown_as.add_argument("--referee", action="store_true", help="show the table as the referee sees it, every "
+                          "hidden card and the order of every pile, even of an unfinished game")
 
     rp = sub.add_parser("report", help="summarise a simulation's results file for balance",
                         description="Read the JSON Lines results of a simulation (engine simulate ... "
@@ -228,13 +238,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]:
+def _clock_seed() -> int:
+    return int(time.time()) % 1_000_000
+
+
+def _setup(args: argparse.Namespace, default_seed: Callable[[], int] = _clock_seed
+           ) -> tuple[Ruleset, int, dict[str, Any], int]:
     ruleset = load_ruleset(args.ruleset, args.extensions)
     players = args.players if args.players is not None else ruleset.players[0]
     if players not in ruleset.players:
         raise EngineError(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
     options = _options(ruleset, args.option, players)
-    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+    seed = args.seed if args.seed is not None else default_seed()
     return ruleset, players, options, seed
 
 
@@ -278,7 +293,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
         raise EngineError(f"--resume takes players, seed, options and card files from the save; "
                           f"leave out {', '.join(given)}")
     game, data, warnings = resume(args.resume, args.ruleset)
-    for w in warnings:
+    for w in old_format_warnings(args.resume, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
     if game.over:
         raise EngineError(f"{args.resume}: this game is over; see it with: engine replay {args.resume}")
@@ -292,31 +307,45 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         game, seats = _resumed(args)
     else:
-        ruleset, players, options, seed = _setup(args)
+        ruleset, players, options, seed = _setup(args, default_seed=secret_seed)
         seats = _seats(args.seats, players)
-        print(f"{ruleset.name}: {players} players, seed {seed}"
-              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else ""))
+        # A seed of the user's own choice may be shown; a secret one only when the game is over.
+        print(f"{ruleset.name}: {players} players"
+              + (f", seed {seed}" if args.seed is not None else "")
+              + (f", options {', '.join(f'{k}={v}' for k, v in options.items())}" if options else "")
+              + ("" if args.seed is not None else " (the seed stays secret until the game ends)"))
         game = Game(ruleset, players, options, seed)
-    try:
-        agents = make_agents(seats, game.seed + len(game.decisions), defaults=game.rules.bots)
-    except ValueError as exc:
-        raise EngineError(str(exc)) from None
     kinds = [parse_seat(seat)[0] for seat in seats]
     names = {i + 1: f"P{i + 1} ({kind})" for i, kind in enumerate(kinds)}
     humans = {i + 1 for i, kind in enumerate(kinds) if kind == "human"}
+    hot_seat = HotSeat() if len(humans) > 1 else None
+    # Bots of a chosen seed are seeded as simulate seeds them, so that `engine play --seed` plays
+    # a simulated game again; those of a secret seed (or of a resumed game) from a hash of it.
+    chosen = args.seed is not None  # (--resume refuses --seed)
+    try:
+        agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),
+                             make_human=lambda: HumanAgent(hot_seat=hot_seat), defaults=game.rules.bots)
+    except ValueError as exc:
+        raise EngineError(str(exc)) from None
     try:
         play(game, agents, names, undo=UndoHistory(humans))
     except QuitGame:
+        if hot_seat:
+            hot_seat.clear()
         print("\nGame stopped.")
         _offer_save(game, seats, args.save, ask=bool(humans) and sys.stdin.isatty())
         return 0
-    watcher = min(humans) if len(humans) == 1 else None
+    if hot_seat:
+        hot_seat.clear()  # the last one to decide leaves their hand on the screen
+    # What the one person may see; of several at one terminal, what all may see (0: nobody's seat).
+    watcher = min(humans) if len(humans) == 1 else 0 if humans else None
     print()
     print(render(view(game, watcher, names), log_lines=12))
     print(f"\n{game_over(game)}. Final scores:")
     for p, score in game.scores().items():
         print(f"  {names[int(p)]:<14} {score}")
     print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
+    print(f"Seed: {game.seed}")
     if args.save:
         write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
@@ -333,6 +362,7 @@ def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool) -> No
     if path:
         write_save(game, path, seats)
         print(f"Saved to {path}; continue it with: engine play --resume {path}")
+        print(f"{path} holds the seed and every hidden card: keep it from the other players until the game is over.")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -471,12 +501,31 @@ def game_over(game: Game) -> str:
     return "Game over" + (f" ({game.end_reason})" if game.end_reason else "")
 
 
+def _shown_seat(args: argparse.Namespace, game: Game, seats: list[str] | None) -> int | None:
+    """Whose table `replay --show` prints (None: the referee's): --seat, else the referee's for a
+    finished game, else the save's human seat (or seat 1). An unfinished game's hidden cards are
+    shown only on --referee: the one who replays may be one of its players."""
+    if args.referee:
+        return None
+    if args.seat is not None:
+        if not 1 <= args.seat <= len(game.players):
+            raise EngineError(f"--seat {args.seat}: this game has seats 1 to {len(game.players)}")
+        return args.seat
+    if game.over:
+        return None
+    humans = [i for i, seat in enumerate(seats or [], 1) if parse_seat(seat)[0] == "human"]
+    return humans[0] if humans else 1
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     game, data, warnings = replay(args.file, args.ruleset)
-    for w in warnings:
+    for w in old_format_warnings(args.file, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
-    if args.show:
-        print(render(view(game, None), log_lines=0))
+    if args.show or args.seat is not None or args.referee:
+        seat = _shown_seat(args, game, data.get("seats"))
+        print(render(view(game, seat), log_lines=0 if seat is None else 8))
+        if seat is not None and not game.over:
+            print(f"(the table as P{seat} sees it; --referee shows every hidden card)")
     expected = data.get("result")
     if isinstance(data.get("state"), dict) and not warnings and not same_state(game, data["state"]):
         print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state.")

@@ -3,11 +3,17 @@
 `engine play --resume` continues a game from its saved state (a snapshot, restored at once);
 `engine replay` rebuilds it from seed and decisions and checks that this gives the saved state
 and, for a finished game, the saved digest and scores. The file also records a hash of the
-ruleset (to notice a changed ruleset) and the seats (who played). Saves of the first format
-(no state) still load: they are replayed.
+ruleset (to notice a changed ruleset) and the seats (who played).
+
+A save is a referee's record: its seed and state tell every hidden card and every future draw.
+It carries a digest of its content (`save_sha256`), so that a save changed by hand or damaged
+is refused rather than replayed as another game; the digest is no signature (whoever edits the
+file can compute it again), and the replay's check against the saved state stays. Saves of the
+older formats still load: those of the first (no state) are replayed; neither has a digest.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -18,10 +24,22 @@ from . import __version__
 from .errors import EngineError, IllegalMove, SaveError
 from .game import Game
 from .ruleset import Ruleset, load_ruleset
+from .seeds import SEED_LIMIT
 
-FORMAT = "engine-save/2"
-FORMATS = ("engine-save/1", FORMAT)  # the first had no state and no seats
+FORMAT = "engine-save/3"
+FORMATS = ("engine-save/1", "engine-save/2", FORMAT)  # the first had no state and no seats; neither a digest
+DIGEST = "save_sha256"
 MAX_SAVE_BYTES = 20_000_000
+# The fields of a save: those every save has, then those some have (None: this field may be null).
+REQUIRED = {"ruleset": str, "players": int, "seed": int, "decisions": list, "options": dict}
+OPTIONAL = {"engine": str, "extensions": list, "ruleset_sha256": (str, None), "seats": (list, None),
+            "state": dict, "result": (dict, None)}
+
+
+def content_digest(data: dict[str, Any]) -> str:
+    """The digest of a save's content: every field but the digest itself, as canonical JSON."""
+    rest = {k: v for k, v in data.items() if k != DIGEST}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
@@ -42,6 +60,7 @@ def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
         data["result"] = {"digest": game.digest(),
                           "scores": {str(p): s for p, s in game.scores().items()},
                           "winners": [str(p) for p in game.winners()], "end_reason": game.end_reason}
+    data[DIGEST] = content_digest(data)
     return data
 
 
@@ -68,26 +87,66 @@ def read_save(path: str | Path) -> dict[str, Any]:
         raise SaveError(f"{path}: larger than {MAX_SAVE_BYTES} bytes; not a save of this engine")
     try:
         data = json.loads(raw.decode("utf-8"))
+        if isinstance(data, dict) and data.get("format") == FORMAT and data.get(DIGEST) != content_digest(data):
+            raise SaveError(f"{path}: this save has been changed since it was written (its content does not "
+                            "match its digest); it is refused")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         where = f" at line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise SaveError(f"{path}: not a readable save file{where} (truncated or not JSON)") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits, lists nested thousands deep
+        raise SaveError(f"{path}: not a save of this engine (it holds a number too long or lists nested "
+                        "too deep)") from None
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise SaveError(f"{path}: not a save of this engine (expected format '{FORMAT}')")
-    checks = {"ruleset": str, "players": int, "seed": int, "decisions": list, "options": dict}
-    for key, kind in checks.items():
-        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-            raise SaveError(f"{path}: the field '{key}' is missing or damaged")
-    if not all(isinstance(d, int) and not isinstance(d, bool) for d in data["decisions"]):
-        raise SaveError(f"{path}: the decisions must be whole numbers")
+    _check_fields(path, data)
     return data
+
+
+def _check_fields(path: str | Path, data: dict[str, Any]) -> None:
+    """Every field of a save has the type it must have, or a one-line SaveError says which not."""
+    def damaged(key: str, why: str = "is damaged") -> SaveError:
+        return SaveError(f"{path}: the field '{key}' {why}")
+    for key, kind in [*REQUIRED.items(), *((k, v) for k, v in OPTIONAL.items() if k in data)]:
+        if not _is(data.get(key), kind):
+            raise damaged(key, "is missing or damaged" if key in REQUIRED else "is damaged")
+    if not all(type(d) is int for d in data["decisions"]):
+        raise SaveError(f"{path}: the decisions must be whole numbers")
+    if not -SEED_LIMIT < data["seed"] < SEED_LIMIT:  # saves made before seeds were checked may hold negative ones
+        raise damaged("seed", f"is not a seed (a whole number from 0 to {SEED_LIMIT - 1})")
+    if not data["ruleset"].isprintable():
+        raise damaged("ruleset")
+    for key in ("extensions", "seats"):
+        if not all(isinstance(item, str) and item.isprintable() for item in data.get(key) or []):
+            raise damaged(key, "must be a list of texts")
+    for name, value in data["options"].items():  # names and values are quoted in messages: one line each
+        if not name.isprintable() or not (_is(value, (int, float, None)) or isinstance(value, bool)
+                                          or isinstance(value, str) and value.isprintable()):
+            raise damaged("options")
+    result = data.get("result")
+    if result is not None and not (_is(result.get("digest"), str) and _is(result.get("scores"), dict)
+                                   and _is(result.get("end_reason"), (str, None))):
+        raise damaged("result")
+
+
+def _is(value: Any, kind: type | tuple[type | None, ...]) -> bool:
+    """Is `value` of `kind` (a type, or a tuple of types where None stands for null)? A bool is
+    no whole number here."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return not isinstance(value, bool) and any(value is None if k is None else isinstance(value, k) for k in kinds)
+
+
+def old_format_warnings(path: str | Path, data: dict[str, Any]) -> list[str]:
+    """What to tell about a save of an older format: it has no digest to notice edits by."""
+    if data.get("format") == FORMAT:
+        return []
+    return [f"{path} was saved by an older version of the engine, without a digest: a change made to it "
+            "since cannot be noticed"]
 
 
 def _ruleset(path: str | Path, data: dict[str, Any], ruleset_path: str | None) -> tuple[Ruleset, list[str]]:
     """The save's ruleset (or `ruleset_path`), with its extension files; a warning if it changed."""
     rules_file = ruleset_path or data["ruleset"]
     extensions = data.get("extensions", [])
-    if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions):
-        raise SaveError(f"{path}: the field 'extensions' is damaged")
     ruleset: Ruleset = load_ruleset(rules_file, extensions)
     warnings = []
     if data.get("ruleset_sha256") and data["ruleset_sha256"] != ruleset.digest:

@@ -91,7 +91,7 @@ class PlayerView:
 
     @property
     def you(self) -> str | None:
-        return label(Player(self.player), None, self._names) if self.player is not None else None
+        return label(Player(self.player), None, self._names) if self.player else None  # 0: no seat
 
     @property
     def option_count(self) -> int:
@@ -196,7 +196,8 @@ class PlayerView:
 
 
 def view(game: Game, player: int | None, names: dict[int, str] | None = None) -> PlayerView:
-    """What `player` may know now (None: the referee's full view). The one way to look at a game."""
+    """What `player` may know now (None: the referee's full view; 0: no seat's, what is public to
+    all). The one way to look at a game."""
     return PlayerView(game, player, names)
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.saves import DIGEST, content_digest
+
 ROOT = Path(__file__).resolve().parent.parent
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"
 
@@ -68,7 +70,7 @@ def test_console_script_help():
     ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
     ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "--csv", "--jobs",
                   "--out", "--backend", "--address", "RULESET"]),
-    ("replay", ["--ruleset", "--show", "FILE"]),
+    ("replay", ["--ruleset", "--show", "--seat", "--referee", "FILE"]),
 ])
 def test_subcommand_help(command, options):
     proc = engine(command, "--help")
@@ -151,9 +153,13 @@ def test_replay_show_prints_table(saved_game):
     assert "Trick of the Rails" in proc.stdout
 
 
-def _edited(save: Path, tmp_path: Path, edit) -> Path:
+def _edited(save: Path, tmp_path: Path, edit, reseal: bool = True) -> Path:
+    """The save changed by `edit`; with `reseal`, with its digest worked out again, as whoever
+    edits a save on purpose can: what the engine checks beyond the digest is then tested."""
     data = json.loads(save.read_text())
     edit(data)
+    if reseal:
+        data[DIGEST] = content_digest(data)
     out = tmp_path / "edited.json"
     out.write_text(json.dumps(data))
     return out
@@ -174,6 +180,18 @@ SAVE_EDITS = {
     "missing-ruleset": (lambda d: d.__setitem__("ruleset", "/nonexistent/rules.yaml"), ["rules.yaml"]),
     "wrong-result": (lambda d: d["result"].__setitem__("digest", "0" * 64), ["NOT reproduce"]),
     "wrong-end-reason": (lambda d: d["result"].__setitem__("end_reason", "deck"), ["NOT reproduce"]),
+    "seed-of-40-digits": (lambda d: d.__setitem__("seed", 10**40), ["'seed' is not a seed"]),
+    "seed-is-a-float": (lambda d: d.__setitem__("seed", 5.0), ["'seed' is missing or damaged"]),
+    "result-is-a-list": (lambda d: d.__setitem__("result", [1, 2]), ["'result' is damaged"]),
+    "result-is-a-string": (lambda d: d.__setitem__("result", "won"), ["'result' is damaged"]),
+    "result-scores-a-list": (lambda d: d["result"].__setitem__("scores", [1]), ["'result' is damaged"]),
+    "result-without-digest": (lambda d: d["result"].pop("digest"), ["'result' is damaged"]),
+    "seats-not-texts": (lambda d: d.__setitem__("seats", [1, 2, 3]), ["'seats' must be a list of texts"]),
+    "seats-a-text": (lambda d: d.__setitem__("seats", "human"), ["'seats' is damaged"]),
+    "extensions-a-dict": (lambda d: d.__setitem__("extensions", {}), ["'extensions' is damaged"]),
+    "state-a-list": (lambda d: d.__setitem__("state", []), ["'state' is damaged"]),
+    "players-a-bool": (lambda d: d.__setitem__("players", True), ["'players' is missing or damaged"]),
+    "ruleset-digest-a-number": (lambda d: d.__setitem__("ruleset_sha256", 5), ["'ruleset_sha256' is damaged"]),
 }
 
 
@@ -186,6 +204,26 @@ def test_replay_of_edited_save_fails_clearly(name, saved_game, tmp_path):
     text = proc.stdout + proc.stderr
     for word in words:
         assert word in text, text
+    assert len(text.strip().splitlines()) <= 2  # the error, or a replayed result and its verdict
+
+
+@pytest.mark.parametrize("name", list(SAVE_EDITS))
+def test_a_save_changed_by_hand_is_refused_by_its_digest(name, saved_game, tmp_path):
+    save, _ = saved_game
+    edited = _edited(save, tmp_path, SAVE_EDITS[name][0], reseal=False)
+    message = one_line_error(engine("replay", edited))
+    assert str(edited) in message
+    assert "changed since it was written" in message or "not a save of this engine" in message, message
+
+
+@pytest.mark.parametrize("digits", [5000, 40])
+def test_a_save_with_a_seed_of_thousands_of_digits_is_refused_in_one_line(digits, saved_game, tmp_path):
+    save, _ = saved_game
+    data = json.loads(save.read_text())
+    edited = tmp_path / "long.json"
+    edited.write_text(save.read_text().replace(f'"seed": {data["seed"]}', '"seed": ' + "9" * digits, 1))
+    message = one_line_error(engine("replay", edited))
+    assert str(edited) in message and ("too long" in message or "changed since" in message), message
 
 
 def test_replay_of_finished_save_with_decisions_cut_short_fails(saved_game, tmp_path):
@@ -239,6 +277,7 @@ def test_replay_with_other_ruleset_option(saved_game, tmp_path):
     copy.write_text(TRICK.read_text(encoding="utf-8"), encoding="utf-8")
     data = json.loads(save.read_text())
     data["ruleset"] = "/nonexistent/rules.yaml"
+    data[DIGEST] = content_digest(data)
     moved = tmp_path / "moved.json"
     moved.write_text(json.dumps(data))
     proc = engine("replay", moved, "--ruleset", copy)

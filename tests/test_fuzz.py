@@ -1,18 +1,28 @@
-"""Fuzzing the loader, the parser, the compiler and compiled rules: only clean errors may come out.
+"""Fuzzing the loader, the parser, the compiler, compiled rules, saves and the terminal: only
+clean errors may come out.
 
 Budgets are fixed (max_examples) so the run stays short in CI; a failure prints the input."""
 from __future__ import annotations
 
+import copy
+import io
+import json
+import sys
 import textwrap
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.cli import main
 from engine.errors import EffectError, IllegalMove, RulesetError
 from engine.game import Game
 from engine.lang.builtins import REGISTRY
 from engine.ruleset import load_ruleset
+from engine.saves import DIGEST, content_digest, write_save
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -144,3 +154,186 @@ def test_random_bytes_are_rejected_cleanly(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("bytes") / "b.yaml"
     path.write_bytes(data)
     play(str(path))
+
+
+# -------------------------------------------------------- saves edited at random
+
+TINY_RULES = Path(__file__).resolve().parent / "fixtures" / "tiny.yaml"
+
+
+def run_cli(args: list[str], typed: str = "") -> tuple[int, str, str]:
+    """`engine ARGS` in this process, with `typed` as the terminal's input: (status, out, err).
+    An exception that is not an exit status fails the test: it would be a traceback."""
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(typed)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            status = main(args)
+    finally:
+        sys.stdin = stdin
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def saves(tmp_path_factory) -> dict[str, dict]:
+    """A save of Tiny stopped after three decisions, and one of a finished game, as data."""
+    folder = tmp_path_factory.mktemp("saves")
+    rules = load_ruleset(TINY_RULES)
+    made = {}
+    for name, decisions in (("stopped", [0, 1, 0]), ("finished", [0, 1, 0, 1])):
+        game = Game(rules, 2, seed=4)
+        for d in decisions:
+            game.apply(d)
+        write_save(game, folder / f"{name}.json", ["human", "random"])
+        made[name] = json.loads((folder / f"{name}.json").read_text())
+    assert made["finished"]["result"] and "result" not in made["stopped"]
+    return made
+
+
+json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(),
+                                     st.text(max_size=8)),
+                           lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                   st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                           max_leaves=6)
+
+
+def _places(data: object, path: tuple = ()) -> list[tuple]:
+    """Every place in a JSON document, as a path of keys and indices."""
+    found = [path]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += _places(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            found += _places(value, path + (i,))
+    return found
+
+
+def _edit(data: dict, place: tuple, how: str, value: object) -> None:
+    *parents, last = place
+    holder = data
+    for key in parents:
+        holder = holder[key]
+    if how == "replace":
+        holder[last] = value
+    elif how == "delete":
+        del holder[last]
+    elif isinstance(holder[last], dict):
+        holder[last]["extra"] = value
+    elif isinstance(holder[last], list):
+        holder[last].append(value)
+    else:
+        holder[last] = [holder[last], value]
+
+
+def _check_replay(path: Path, original: dict, data: dict) -> None:
+    """A one-line error, a verdict that the save does not reproduce, or a faithful replay: only
+    a save whose game is the saved one (same seed, players, options and decisions) replays."""
+    status, out, err = run_cli(["replay", str(path)])
+    errors = [line for line in err.splitlines() if line.strip() and not line.startswith("warning:")]
+    if status != 0:
+        assert status == 1 and (len(errors) == 1 or "does NOT reproduce" in out), (status, out, err)
+        return
+    assert not errors, err
+    game = {k: original[k] for k in ("seed", "players", "options", "decisions")}
+    assert {k: data.get(k) for k in game} == game, f"an edited save replayed another game:\n{out}"
+
+
+def _edited(original: dict, how: str, data: st.DataObject) -> dict:
+    """`original` with one place replaced, deleted or added to."""
+    edited = copy.deepcopy(original)
+    places = [p for p in _places(original) if p and (how != "delete" or not isinstance(p[-1], int))]
+    _edit(edited, data.draw(st.sampled_from(places)), how, data.draw(json_values))
+    return edited
+
+
+def _written(tmp_path_factory, data: dict) -> Path | None:
+    path = tmp_path_factory.mktemp("edited") / "save.json"
+    try:
+        path.write_text(json.dumps(data))
+    except ValueError:  # an integer too long to write: test_cli writes such a save itself
+        return None
+    return path
+
+
+@SETTINGS
+@given(st.sampled_from(["stopped", "finished"]), st.sampled_from(["replace", "delete", "add"]), st.data())
+def test_saves_changed_by_hand_are_refused(tmp_path_factory, saves, name, how, data):
+    """Any change anywhere in a save, its digest left as it was: refused in one line."""
+    edited = _edited(saves[name], how, data)
+    path = _written(tmp_path_factory, edited)
+    if path is None:
+        return
+    status, out, err = run_cli(["replay", str(path)])
+    if edited == saves[name]:  # e.g. a float written in place of an equal integer
+        assert status == 0, err
+        return
+    assert status == 1 and out == "" and len(err.strip().splitlines()) == 1, (out, err)
+    assert "changed since it was written" in err or "not a save of this engine" in err, err
+
+
+# Every field of a save, and of its state and result: each is edited in turn, so that none is left out.
+FIELDS = [("format",), ("engine",), ("ruleset",), ("extensions",), ("ruleset_sha256",), ("players",), ("options",),
+          ("seed",), ("decisions",), ("decisions", 0), ("seats",), ("seats", 0), ("state",), ("result",),
+          *(("state", key) for key in ("format", "ruleset", "ruleset_sha256", "players", "options", "seed",
+                                       "decisions", "over", "end_reason", "table", "rng", "program", "pending",
+                                       "log")),
+          *(("result", key) for key in ("digest", "scores", "winners", "end_reason"))]
+
+
+@pytest.mark.parametrize("field", FIELDS, ids=[".".join(map(str, f)) for f in FIELDS])
+@settings(SETTINGS, max_examples=12)
+@given(how=st.sampled_from(["replace", "delete", "add"]), value=json_values)
+def test_saves_edited_and_resealed_are_refused_or_replay_faithfully(tmp_path_factory, saves, field, how, value):
+    """A field replaced, deleted or added to, and the save's digest worked out again, as whoever
+    edits a save on purpose can: replay and resume end in one line of error or a faithful
+    replay, never in a traceback."""
+    for name in ("stopped", "finished") if field[0] != "result" else ("finished",):
+        edited = copy.deepcopy(saves[name])
+        if how == "delete" and isinstance(field[-1], int):
+            how = "replace"
+        _edit(edited, field, how, value)
+        edited[DIGEST] = content_digest(edited)
+        path = _written(tmp_path_factory, edited)
+        if path is None:
+            return
+        _check_replay(path, saves[name], edited)
+        status, out, err = run_cli(["play", "--resume", str(path), "--seats", "random,random"])
+        if status != 0:
+            assert status == 1 and len([line for line in err.splitlines() if not line.startswith("warning:")]) == 1, err
+
+
+@SETTINGS
+@given(st.sampled_from(["stopped", "finished"]), st.data())
+def test_saves_with_bytes_changed_at_random_never_crash(tmp_path_factory, saves, name, data):
+    text = json.dumps(saves[name], indent=1).encode()
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, min(len(text), start + 8)))
+    changed = text[:start] + data.draw(st.binary(max_size=8)) + text[end:]
+    path = tmp_path_factory.mktemp("bytes") / "save.json"
+    path.write_bytes(changed)
+    try:
+        same = json.loads(changed) == saves[name]
+    except (ValueError, RecursionError):
+        same = False
+    status, out, err = run_cli(["replay", str(path)])
+    if same:
+        assert status == 0, err
+    else:
+        assert status == 1 and out == "" and len(err.strip().splitlines()) == 1, (out, err)
+
+
+# -------------------------------------------------------- lines typed at the terminal
+
+typed_lines = st.lists(st.one_of(st.text(max_size=12), st.sampled_from(["1", "2", "3", "u", "q", "", " 2 ", "0",
+                                                                         "-1", "9" * 30, "\x1b[A", "undo"])),
+                       max_size=25).map(lambda lines: "".join(line.replace("\n", " ") + "\n" for line in lines))
+
+
+@SETTINGS
+@given(typed_lines, st.sampled_from(["human,random", "human,human", "random,human"]))
+def test_lines_typed_at_the_terminal_never_crash(text, seats):
+    status, out, err = run_cli(["play", str(TINY_RULES), "--seats", seats, "--seed", "4"], typed=text)
+    assert status == 0 and err == "", err
+    assert ("Final scores" in out) != ("Game stopped" in out)

@@ -3,13 +3,15 @@ replay` checks that seed and decisions lead to it. Saves of the first format sti
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from engine import Game
-from engine.saves import replay, resume
+from engine.saves import DIGEST, content_digest, replay, resume
 
 from test_cli import TINY, engine, one_line_error
+from conftest import labels
 
 
 @pytest.fixture
@@ -20,6 +22,7 @@ def stopped(tmp_path):
     save = tmp_path / "stopped.json"
     proc = engine("play", rules, "--seats", "human,random", "--seed", "4", "--save", save, input="1\nq\n")
     assert proc.returncode == 0 and "engine play --resume" in proc.stdout
+    assert f"{save} holds the seed and every hidden card: keep it from the other players" in proc.stdout
     return rules, save
 
 
@@ -30,7 +33,7 @@ def observed(game: Game) -> tuple:
 def test_a_save_holds_state_seats_seed_and_decisions(stopped):
     _, save = stopped
     data = json.loads(save.read_text())
-    assert data["format"] == "engine-save/2"
+    assert data["format"] == "engine-save/3" and data["save_sha256"] == content_digest(data)
     assert data["seats"] == ["human", "random"] and data["seed"] == 4 and len(data["decisions"]) == 2
     assert data["state"]["decisions"] == data["decisions"]
 
@@ -93,7 +96,10 @@ def test_a_save_of_the_first_format_still_replays_and_resumes(stopped, tmp_path)
     data["format"] = "engine-save/1"
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data))
-    assert "not over" in engine("replay", old).stdout
+    proc = engine("replay", old)
+    assert "not over" in proc.stdout
+    assert proc.stderr == f"warning: {old} was saved by an older version of the engine, without a digest: a " \
+        "change made to it since cannot be noticed\n"
     resumed, _, warnings = resume(old)
     assert warnings == [] and observed(resumed) == observed(replay(save)[0])
     proc = engine("play", "--resume", old, input="1\n1\n")
@@ -114,6 +120,7 @@ def test_replay_notices_an_edited_unfinished_save(stopped, tmp_path):
     _, save = stopped
     data = json.loads(save.read_text())
     data["decisions"][0] = 1 - data["decisions"][0]
+    data[DIGEST] = content_digest(data)  # the digest worked out again: the replay still notices
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data))
     proc = engine("replay", edited)
@@ -124,7 +131,86 @@ def test_a_damaged_state_is_refused_in_one_line(stopped, tmp_path):
     _, save = stopped
     data = json.loads(save.read_text())
     data["state"]["program"][0]["code"] = "nowhere"
+    data[DIGEST] = content_digest(data)
     damaged = tmp_path / "damaged.json"
     damaged.write_text(json.dumps(data))
     message = one_line_error(engine("play", "--resume", damaged))
     assert str(damaged) in message and "nowhere" in message
+
+
+def test_a_save_of_the_second_format_still_replays_and_resumes_with_a_warning(stopped, tmp_path):
+    """A save written before saves had a digest loads, and says in one line that it has none."""
+    _, save = stopped
+    data = json.loads(save.read_text())
+    del data[DIGEST]
+    data["format"] = "engine-save/2"
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    for args, words in ((["replay", old], "not over"), (["play", "--resume", old], "Final scores")):
+        proc = engine(*args, input="1\n1\n")
+        assert proc.returncode == 0 and words in proc.stdout, proc.stdout + proc.stderr
+        assert proc.stderr.count("\n") == 1 and "without a digest" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [["replay"], ["play", "--resume"]])
+def test_an_edited_unfinished_save_is_refused(stopped, tmp_path, command):
+    """An unfinished save whose decisions (and state) were changed used to replay another game
+    with exit status 0; its digest no longer matches."""
+    _, save = stopped
+    data = json.loads(save.read_text())
+    data["decisions"][0] = 1 - data["decisions"][0]
+    del data["state"]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    proc = engine(*command, edited, input="1\n1\n")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "has been changed since it was written" in one_line_error(proc)
+
+
+def hands(save) -> dict[int, list[str]]:
+    game = replay(save)[0]
+    return {p: labels(game, game.table.zones["hand"][p]) for p in (1, 2)}
+
+
+@pytest.mark.parametrize("args,seat", [([], 1), (["--seat", "1"], 1), (["--seat", "2"], 2)])
+def test_replay_show_of_an_unfinished_game_shows_one_seat(stopped, args, seat):
+    """It used to print every hand and the deck in order to whoever replayed the save."""
+    _, save = stopped
+    proc = engine("replay", save, "--show", *args)
+    assert proc.returncode == 0, proc.stderr
+    held = hands(save)
+    assert f"(you are P{seat})" in proc.stdout and f"the table as P{seat} sees it" in proc.stdout
+    assert all(card in proc.stdout for card in held[seat])
+    assert not any(card in proc.stdout for card in held[3 - seat]), proc.stdout
+    assert re.search(r"^  deck +6 face-down$", proc.stdout, re.M), proc.stdout
+
+
+def test_replay_show_defaults_to_the_human_seat_of_the_save(stopped, tmp_path):
+    _, save = stopped
+    data = json.loads(save.read_text())
+    data["seats"] = ["random", "human"]
+    data[DIGEST] = content_digest(data)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    assert "(you are P2)" in engine("replay", other, "--show").stdout
+
+
+def test_replay_referee_shows_every_card_of_an_unfinished_game(stopped):
+    _, save = stopped
+    proc = engine("replay", save, "--referee")
+    assert proc.returncode == 0
+    assert all(card in proc.stdout for held in hands(save).values() for card in held)
+    assert "face-down" not in proc.stdout
+
+
+@pytest.mark.parametrize("args,words", [(["--seat", "3"], "--seat 3: this game has seats 1 to 2"),
+                                        (["--seat", "0"], "--seat 0")])
+def test_replay_seat_out_of_range(stopped, args, words):
+    _, save = stopped
+    assert words in one_line_error(engine("replay", save, *args))
+
+
+def test_replay_seat_and_referee_exclude_each_other(stopped):
+    _, save = stopped
+    proc = engine("replay", save, "--seat", "1", "--referee")
+    assert proc.returncode == 2 and "not allowed with" in proc.stderr
