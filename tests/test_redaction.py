@@ -48,6 +48,7 @@ counters:
   keeps: {initial: []}
   by_gem: {initial: 0}
   kept_name: {initial: ""}
+  keeps_text: {initial: ""}
   rule: {initial: 0}
 procedures:
   refuse:
@@ -66,6 +67,7 @@ flow: |
   kept = c
   keeps = [c, first(hand[2])]
   kept_name = "kept " + text(c)
+  keeps_text = text(keeps)
   rule = x -> x
   log(1, " keeps ", text(c), " (", c.name, ", ", c.label + "!", ")")
   let guess = choose(2, [text(c), "something else"], "Is it ", c.label, "?")
@@ -98,6 +100,7 @@ def test_a_counter_holding_a_card_shows_it_as_the_player_may_see_it(game):
     assert theirs["kept"] == "a face-down red card" and mine["kept"] == "Ruby"
     assert theirs["keeps"] == ["a face-down red card", "Opal"] and mine["keeps"] == ["Ruby", "a face-down white card"]
     assert theirs["kept_name"] == "kept a face-down red card" and mine["kept_name"] == "kept Ruby"
+    assert theirs["keeps_text"] == "a face-down red card, Opal" and mine["keeps_text"] == "Ruby, a face-down white card"
     assert theirs["rule"] == "a function"
     assert "Ruby" not in render(view(game, 2))
 

@@ -172,12 +172,17 @@ def last(g, items):
 
 @builtin("text(value)", example='text(count(deck)) + " left"')
 def text(g, value):
-    """The value as text, e.g. to join with other text with +. A card's label is shown only to
-    players who may see the card, wherever the text goes (log, prompt, counter)."""
+    """The value as text, e.g. to join with other text with +; a list reads "a, b", a table
+    "k: v, ...". A card's label is shown only to players who may see the card, wherever the
+    text goes (log, prompt, counter)."""
     if isinstance(value, str):
         return value
     if isinstance(value, Card):
         return Text.of_card(value)
+    if isinstance(value, (list, tuple, Mapping)):
+        pieces: list = []
+        spell(value, pieces)
+        return Text(text(g, p) if type(p) is not str and type(p) is not Text else p for p in pieces)
     if isinstance(value, Place):
         return value.label
     if isinstance(value, bool):
