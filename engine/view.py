@@ -114,8 +114,14 @@ class PlayerView:
     """Everything one player may know now; parts are computed when first asked for.
 
     Built only by `view()`. Agents that need little (a random agent reads the number of
-    options) pay for little; `as_dict()` gives all of it as plain data. It holds the player and
-    the names of the seats; its game is in `_GAMES`, out of an agent's reach."""
+    options) pay for little; `as_dict()` gives all of it as plain data.
+
+    An agent is given a view, so the view must not lead to the game: its slots hold only the
+    player, the seats' names and the decision once worked out, and the game is found by the
+    view's id in `_GAMES`, this module's private registry. A closure would not do: a method's
+    `__closure__` is an attribute away. Code that goes out of its way (gc, this module's
+    globals) can still find the game; Python hides nothing from that. `world(seed)` reads the
+    registry too, so it costs what it did: one determinized copy."""
 
     __slots__ = ("player", "_names", "_decision")
 
