@@ -103,39 +103,28 @@ def plain(value: Any, viewer: int | None, names: dict[int, str] | None, table: T
     return label(value, viewer, names, table)
 
 
-# The game behind each view, by id(view): kept out of the view's attributes, so that an agent,
-# which is given a view, finds no attribute, property or method result that leads to the game
-# (its table, its generator, a hidden card). Only this module's functions read it; a view's entry
-# goes when the view does (__del__). A plain dict: a view a decision costs a store and a delete.
-_GAMES: dict[int, Game] = {}
-
-
 class PlayerView:
     """Everything one player may know now; parts are computed when first asked for.
 
     Built only by `view()`. Agents that need little (a random agent reads the number of
     options) pay for little; `as_dict()` gives all of it as plain data.
 
-    An agent is given a view, so the view must not lead to the game: its slots hold only the
-    player, the seats' names and the decision once worked out, and the game is found by the
-    view's id in `_GAMES`, this module's private registry. A closure would not do: a method's
-    `__closure__` is an attribute away. Code that goes out of its way (gc, this module's
-    globals) can still find the game; Python hides nothing from that. `world(seed)` reads the
-    registry too, so it costs what it did: one determinized copy."""
+    An agent is given a view, so the view must not lead to the game. Its game is in a slot
+    without a name: the slot's descriptor is taken out of the class (`_GAME`, below), so no
+    attribute, property or method result of a view is the game, its table or its generator;
+    only this module's functions read the slot. A registry keyed by the view would do as much
+    at twice the cost a decision (a store, a lookup, a __del__), and a closure would not do: a
+    method's `__closure__` is an attribute away. Code that goes out of its way (gc, this
+    module's globals) can still find the game; Python hides nothing from that. `world(seed)`
+    reads the slot too, so it costs what it did: one determinized copy."""
 
-    __slots__ = ("player", "_names", "_decision")
-
-    def __init__(self, game: Game, player: int | None, names: dict[int, str] | None):
-        _GAMES[id(self)] = game
-        self.player = player
-        self._names = names
-        self._decision: dict[str, Any] | None | bool = False
-
-    def __del__(self) -> None:
-        _GAMES.pop(id(self), None)
+    __slots__ = ("_game", "player", "_names", "_decision")
+    player: int | None
+    _names: dict[int, str] | None
+    _decision: dict[str, Any] | None | bool  # False until worked out
 
     def _label(self, value: Any) -> str:
-        return label(value, self.player, self._names, _GAMES[id(self)].table)
+        return label(value, self.player, self._names, _game_of(self).table)
 
     @property
     def you(self) -> str | None:
@@ -144,7 +133,7 @@ class PlayerView:
     @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
-        d = _GAMES[id(self)].pending
+        d = _game_of(self).pending
         return len(d.options) if d is not None and (self.player is None or d.player == self.player) else 0
 
     def world(self, seed: int) -> Game:
@@ -154,7 +143,7 @@ class PlayerView:
         that changes with the real game, and has no arrange hook (which could hold the game)."""
         if self.player is None:
             raise IllegalMove("world() is for a player's view; the referee has the game itself")
-        world = _GAMES[id(self)].determinize(self.player, seed)
+        world = _game_of(self).determinize(self.player, seed)
         world.keep_log = world.rewind = False
         world.arrange = None
         world.options, world.players = dict(world.options), list(world.players)
@@ -164,7 +153,7 @@ class PlayerView:
     def decision(self) -> dict[str, Any] | None:
         """The pending decision: who decides; prompt and options only for the decider."""
         if self._decision is False:
-            d = _GAMES[id(self)].pending
+            d = _game_of(self).pending
             if d is None:
                 self._decision = None
             else:
@@ -180,7 +169,7 @@ class PlayerView:
         (there are many, and an empty one says nothing) are left out. Within a family of zones
         per card, the zones of cards the player may not see come after the others, in the order
         of what is shown of them: their place in the family would tell which card they are of."""
-        game = _GAMES[id(self)]
+        game = _game_of(self)
         rules, table = game.rules, game.table
         shown: list[dict[str, Any]] = []
         unseen: list[dict[str, Any]] = []  # zones of hidden cards, in the current family
@@ -211,7 +200,7 @@ class PlayerView:
         """Counters on display, as plain data (`plain`): a card in a counter's value shows as
         the player may see it; a per-card counter shows only the visible cards' set values.
         Lists and tables are new: the view does not change as the game goes on."""
-        game = _GAMES[id(self)]
+        game = _game_of(self)
         table, player, names = game.table, self.player, self._names
         shown: dict[str, Any] = {}
         for name, value in table.counters.items():
@@ -226,19 +215,19 @@ class PlayerView:
         return shown
 
     def log(self, last: int | None = None) -> list[str]:
-        game = _GAMES[id(self)]
+        game = _game_of(self)
         entries = game.log if last is None else game.log[-last:] if last else []
         return [log_line(e, self.player, self._names, game.table) for e in entries]
 
     def boards(self) -> dict[str, str]:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
-        game = _GAMES[id(self)]
+        game = _game_of(self)
         return {name: render_hex(game.rules.boards[name],
                                  lambda place, show=show: self._label(evaluate(show, game, {"place": place})))
                 for name, show in game.rules.board_display.items()}
 
     def as_dict(self, log_last: int | None = None) -> dict[str, Any]:
-        game = _GAMES[id(self)]
+        game = _game_of(self)
         return {
             "game": game.rules.name,
             "you": self.you,
@@ -253,6 +242,12 @@ class PlayerView:
         }
 
 
+_GAME = PlayerView._game  # the slot's descriptor, out of the class: a view's game is read here only
+del PlayerView._game
+_game_of, _set_game = _GAME.__get__, _GAME.__set__
+_new = object.__new__
+
+
 def _in_shown_order(zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Zones of cards a player may not see, in an order that depends only on what is shown of
     them; emptied (the list is the caller's, for the next family)."""
@@ -264,8 +259,12 @@ def _in_shown_order(zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def view(game: Game, player: int | None, names: dict[int, str] | None = None) -> PlayerView:
-    """What `player` may know now (None: the referee's full view). The one way to look at a game."""
-    return PlayerView(game, player, names)
+    """What `player` may know now (None: the referee's full view). The one way to look at a game.
+    (Made without __init__: an agent gets a view every decision, and a call less shows.)"""
+    pv = _new(PlayerView)
+    _set_game(pv, game)
+    pv.player, pv._names, pv._decision = player, names, False
+    return pv
 
 
 def render(pv: PlayerView, log_lines: int = 8) -> str:

@@ -4,10 +4,12 @@ visibility (`Table.can_see`), and what an agent is given leads nowhere near the 
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import random
 import sys
 import types
+import weakref
 from pathlib import Path
 
 import pytest
@@ -178,12 +180,12 @@ def test_the_zones_of_hidden_cards_are_not_listed_by_which_card_they_are_of(game
     assert keys == ["Opal", "a face-down red card"]
 
 
-def _reachable(*roots):
+def _reachable(*roots, besides=()):
     """Every object reachable from `roots` through their references, but for classes, modules
-    and code (which reach anything in the program: no agent is kept from those)."""
+    and code (which reach anything in the program: no agent is kept from those) and `besides`."""
     skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,
             types.MethodType, types.MethodWrapperType, types.WrapperDescriptorType)
-    seen, stack, found = set(), list(roots), []
+    seen, stack, found = {id(b) for b in besides}, list(roots), []
     while stack:
         obj = stack.pop()
         if id(obj) in seen or isinstance(obj, skip):
@@ -195,14 +197,28 @@ def _reachable(*roots):
 
 
 def _given(pv):
-    """What an agent gets from its view: the view and the results of all it offers."""
-    return [pv, pv.decision, pv.zones(), pv.counters(), pv.log(), pv.boards(), pv.as_dict(), pv.you,
-            pv.option_count, render(pv)]
+    """What an agent gets from its view without going out of its way (gc, module internals):
+    every attribute and property, what every method but world() gives, and what a copy or a
+    pickle of it would hold."""
+    given = [render(pv), pv.log(2), pv.__reduce_ex__(2)]
+    for name in dir(pv):
+        try:
+            value = getattr(pv, name)
+        except AttributeError:
+            continue
+        if isinstance(value, types.MethodType) and value.__self__ is pv and name != "world":
+            if any(p.default is p.empty for p in inspect.signature(value).parameters.values()):
+                continue  # it needs what only the view has (a table, a zone)
+            value = value()
+        given.append(value)
+    return given
 
 
 def test_nothing_an_agent_is_given_leads_to_the_game_or_a_card(game):
     pv = view(game, 2, {1: "P1 (random)", 2: "P2 (human)"})
-    held = [o for o in _reachable(*_given(pv))
+    given = _given(pv)
+    assert any(isinstance(v, dict) and "zones" in v for v in given), "as_dict() was not asked for"
+    held = [o for o in _reachable(*given, besides=[pv])
             if isinstance(o, (Game, Table, random.Random, Card, Lambda)) or o is game.table.counters]
     assert held == []
 
@@ -217,14 +233,20 @@ def test_a_world_leads_nowhere_near_the_real_game(game):
     assert world.rng is not game.rng
 
 
-def test_a_view_lets_its_game_go(rules):
-    """The game behind a view is kept for as long as the view is, and no longer."""
-    view_module = sys.modules["engine.view"]
-    before = len(view_module._GAMES)
-    pvs = [view(Game(rules, 2, seed=s), 1) for s in range(3)]
-    assert len(view_module._GAMES) == before + 3 and pvs[0].option_count == 0
-    del pvs
-    assert len(view_module._GAMES) == before
+def test_a_view_keeps_its_game_for_as_long_as_it_lives_and_no_longer(rules):
+    pv = view(Game(rules, 2, seed=1), 2)
+    with pytest.raises(AttributeError):
+        pv._game  # noqa: B018 (the slot has no name to read it by)
+    game = weakref.ref(view_game(pv))
+    assert pv.option_count == 2 and game() is not None
+    del pv
+    gc.collect()  # a game holds cycles (functions bound to it)
+    assert game() is None
+
+
+def view_game(pv):
+    """The game of a view, read as this module may: through the slot's descriptor."""
+    return sys.modules["engine.view"]._game_of(pv)
 
 
 def test_an_end_reason_naming_a_card_is_refused(tmp_path):
