@@ -442,7 +442,8 @@ def log(g, *parts):
 
 @builtin("fail(parts...)", EFFECT, example='fail("a seat from 1 to ", player_count, " is needed")')
 def fail(g, *parts):
-    """Stop with an error that names this rule: for situations the ruleset forbids."""
+    """Stop with an error that names this rule: for situations the ruleset forbids. Every player
+    reads it, so a card in it is named only if all of them may see it (else its back)."""
     pieces: list = []
     for part in parts:
         spell(part, pieces)
