@@ -24,8 +24,8 @@ class Text(str):
     """A string made of pieces: strings, and (card, "label" or "name") for that of a card.
 
     `Text(pieces)` takes strings, Texts, cards (their labels), zones and other values (as `str`
-    gives them), and gives a plain string when no card is named. Joined
-    with another string by `+`, it stays a Text; anything else it does gives a plain value."""
+    gives them), and gives a plain string when no card is named. Joined with another string by
+    `+`, it stays a Text; anything else done with it gives a plain value."""
 
     parts: tuple
 
@@ -69,6 +69,7 @@ class Text(str):
         return NotImplemented
 
     def cards(self) -> list[Card]:
+        """The cards it names, in order."""
         return [p[0] for p in self.parts if type(p) is tuple]
 
     def reads(self, sees: Callable[[Card], bool]) -> str:
