@@ -4,7 +4,8 @@ For every shipped ruleset and the guide's example game, at every player count it
 some random decisions (and again at the end of a random game), for each seat with two such
 cards, the seat's view (zones, counters, log, decision with prompt and options), its screen,
 the errors of illegal moves and the terminal output of `engine play` with that seat at the
-keyboard are byte-identical in the game and in the game with the two cards swapped.
+keyboard are byte-identical in the game and in the game with the two cards swapped (and in
+the worlds its view deals, `PlayerView.world`).
 """
 from __future__ import annotations
 
@@ -56,10 +57,16 @@ def terminal(game: Game, seat: int, monkeypatch, capsys) -> str:
 
 
 def check_seat(game: Game, seat: int, a, b, monkeypatch, capsys) -> None:
+    """The seat is told the same in `game`, in it with `a` and `b` swapped, and (while it goes
+    on) in the worlds its view deals, where every card it has not seen is dealt again and
+    named again wherever the game holds it (counters, texts, the log)."""
     swapped = game.clone()
     swap(swapped, a, b)
     assert swapped.digest() != game.digest(), "the swap changed nothing: the test could not fail"
     assert told(swapped, seat) == told(game, seat), (a, b)
+    if not game.over:
+        for seed in (1, 2):
+            assert told(view(game, seat).world(seed), seat) == told(game, seat)
     if game.over or game.pending.player == seat:
         assert terminal(swapped, seat, monkeypatch, capsys) == terminal(game, seat, monkeypatch, capsys), (a, b)
 

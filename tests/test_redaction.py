@@ -22,6 +22,7 @@ from engine.values import Lambda
 from engine.view import render, view
 
 from conftest import card, put, swap, zone
+from test_noninterference import check_seat
 
 # No shuffle, so the deal is known: P1 holds Ruby and Garnet, P2 Opal and Pearl; Topaz and Jade
 # stay in the bag. P2 never sees P1's hand, and no card is face up on the table.
@@ -256,3 +257,9 @@ def test_an_end_reason_naming_a_card_is_refused(tmp_path):
     game = Game(load_ruleset(path), 2, seed=1)
     with pytest.raises(EffectError, match="names a card"):
         game.apply(0)
+
+
+def test_the_check_of_every_shipped_ruleset_holds_for_this_game(game, monkeypatch, capsys):
+    """The non-interference check (test_noninterference.py) on this game, which holds a hidden
+    card in counters, texts, a prompt and options: it would have caught those gaps too."""
+    check_seat(game, 2, card(game, "Ruby"), card(game, "Topaz"), monkeypatch, capsys)
