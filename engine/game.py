@@ -22,7 +22,8 @@ from .lang.compiler import evaluate, locate
 from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
 from .ruleset import Ruleset
 from .table import Card, Player, Table, Zone
-from .values import Copier, Decoder, Encoder, frozen
+from .text import Text, card_text
+from .values import Copier, Decoder, Encoder, frozen, spell
 
 MAX_FRAMES = 5_000  # procedures and triggers running at once (inside each other)
 CHECKPOINT_EVERY = 100  # decisions between the copies a failed move is restored from
@@ -40,7 +41,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One line of the game log; each part is (value, players who may see it, or None for all)."""
+    """One line of the game log; each part is (value, players who may see it, or None for all).
+    A value is a card, a one-card Text (a card's label or name) or a value naming no card."""
 
     parts: tuple[tuple[Any, frozenset[int] | None], ...]
 
@@ -181,7 +183,7 @@ class Game:
             located = self._locate(exc)
             if located is None:
                 raise
-            raise located from None
+            raise self.public_error(located) from None
 
     def _locate(self, exc: Exception) -> EffectError | None:
         """A fault inside an instruction is reported at the innermost statement running (None:
@@ -223,7 +225,7 @@ class Game:
     def ask(self, player: Any, options: list[Any], prompt: tuple) -> object:
         """Make `player` choose one of `options`; the game waits until `apply`."""
         if not isinstance(player, int) or isinstance(player, bool) or not 1 <= player <= len(self.players):
-            raise EffectError(f"choose() needs a player, got {player!r}")
+            raise EffectError("choose() needs a player, got " + card_text(player))
         self.pending = Decision(Player(player), options, prompt)
         return SUSPENDED
 
@@ -232,17 +234,33 @@ class Game:
         raise EndGame(reason)
 
     def record(self, parts: tuple) -> None:
-        """Log a line; each card in it keeps who could see it at this moment (lists are spelt out)."""
+        """Log a line; each card in it (and each card's label or name in a Text) keeps who could
+        see it at this moment. Lists and tables are spelt out (`spell`): the log holds no value
+        that changes, and no function of this game."""
         if not self.keep_log:
             return
         flat: list[Any] = []
         for part in parts:
-            if isinstance(part, (list, tuple)):
-                for i, item in enumerate(part):
-                    flat += [", "] * bool(i) + [item]
-            else:
-                flat.append(part)
-        self.log.append(LogEntry(tuple([(p, self.who_sees(p) if type(p) is Card else None) for p in flat])))
+            spell(part, flat)
+        self.log.append(LogEntry(tuple([(p, self._seers(p)) for p in flat])))
+
+    def _seers(self, part: Any) -> frozenset[int] | None:
+        """Who may see a part of a log line: a card, the card of a one-card Text, else all."""
+        t = type(part)
+        if t is Card:
+            return self.who_sees(part)
+        if t is Text:
+            return self.who_sees(part.cards()[0])
+        return None
+
+    def public_error(self, error: EffectError) -> EffectError:
+        """The error as every player may read it, since it is shown to all of them: a card it
+        names (through a Text) is told only if everyone may see it now, else it reads as its
+        back. Every error of a rule leaves the game through here (`_execute`, `evaluate`)."""
+        if type(error.message) is not Text:
+            return error
+        told = error.message.reads(lambda card: self.who_sees(card) is None)
+        return EffectError(told, error.location, error.rule)
 
     def who_sees(self, card: Card) -> frozenset[int] | None:
         """The players who may see this card now; None means everyone."""
@@ -549,5 +567,11 @@ def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry
     parts = entry.parts
     if not any(seen is not None and player not in seen for _, seen in parts):
         return entry
-    return LogEntry(tuple((stand_in[_look(v)] if type(v) is Card and seen is not None and player not in seen else v, seen)
-                          for v, seen in parts))
+
+    def told(value: Any) -> Any:
+        if type(value) is Card:
+            return stand_in[_look(value)]
+        if type(value) is Text:
+            return value.relabelled({c: stand_in[_look(c)] for c in value.cards()})
+        return value
+    return LogEntry(tuple((told(v) if seen is not None and player not in seen else v, seen) for v, seen in parts))

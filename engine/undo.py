@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .game import Game
 from .table import Card
+from .text import Text
 
 
 class TakeBack(Exception):
@@ -76,6 +77,8 @@ class UndoHistory:
         """The cards shown to `player` since `mark` that they could not see then."""
         now = set(_seen(game, player))
         for entry in game.log[mark.log_length:]:
-            now.update(v.id for v, who in entry.parts if isinstance(v, Card) and (who is None or player in who))
+            for v, who in entry.parts:
+                if who is None or player in who:
+                    now.update(c.id for c in ([v] if type(v) is Card else v.cards() if type(v) is Text else []))
         new = sorted(now - mark.seen)
         return [game.table.cards[i - 1].label for i in new]

@@ -9,12 +9,14 @@ copy. The same walk can relabel cards (a determinized world) or turn the values 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Callable
 
 from .board import Board, Place
 from .errors import SaveError
 from .table import Card, Player, Zone
+from .text import Text
 
 
 class ConstantList(tuple):
@@ -62,9 +64,35 @@ class Lambda:
         return self.fn(self.g, self.env, value)  # the body reads its parameter as a Python local
 
 
+def spell(value: Any, out: list) -> None:
+    """Add `value` to `out` as the pieces a line of text is made of: a list item by item (", "
+    between), a table as "key: value" pairs, a Text cut at each card (a one-card Text for each,
+    so that each card is told as it may be seen), a function as "a function", any other value
+    as it is. Nothing added holds a list, a table or a function of the game."""
+    t = type(value)
+    if t is Text:
+        out.extend(p if type(p) is str else Text((p,)) for p in value.parts)
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            if i:
+                out.append(", ")
+            spell(item, out)
+    elif isinstance(value, Mapping):
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                out.append(", ")
+            spell(key, out)
+            out.append(": ")
+            spell(item, out)
+    elif t is Lambda:
+        out.append("a function")
+    else:
+        out.append(value)
+
+
 _SCALARS = frozenset({int, float, str, bool, type(None), Player})
 _IDENTITIES = frozenset({Place, Board, ConstantList, MappingProxyType})
-_KEPT = _SCALARS | _IDENTITIES | {Card, Zone}
+_KEPT = _SCALARS | _IDENTITIES | {Card, Zone, Text}
 _FLAT = _SCALARS | {Card, Zone, Place}  # hashable items a relabelling maps with one lookup
 
 
@@ -94,6 +122,8 @@ class Copier:
             return self.cards.get(value, value)
         if t is Zone:
             return self.zones.get(value, value)
+        if t is Text:
+            return value.relabelled(self.cards)
         done = self.memo.get(id(value))
         if done is not None:
             return done
@@ -142,6 +172,8 @@ def frozen(value: Any, path: frozenset[int] = frozenset()) -> Any:
     t = type(value)
     if t in _SCALARS or t is Card or t is Zone or t is Place or t is Board:
         return value
+    if t is Text:
+        return ("text", value.parts)
     if id(value) in path:
         return "<cycle>"
     inner = path | {id(value)}
@@ -158,6 +190,7 @@ def frozen(value: Any, path: frozenset[int] = frozenset()) -> Any:
 
 _JSON = frozenset({str, int, bool, type(None)})  # written as they are
 _CONTAINERS = frozenset({list, dict, tuple, ConstantList, MappingProxyType, Lambda})
+_TEXT_PARTS = ("label", "name")  # what a card of a Text stands for
 _CONTAINER_TAGS = frozenset({"$list", "$places", "$cards", "$dict", "$by_card", "$by_player", "$by_place",
                              "$lambda"})
 
@@ -235,6 +268,8 @@ class Encoder:
             return atom
         if t is float:
             return value if math.isfinite(value) else {"$float": repr(value)}
+        if t is Text:
+            return {"$text": [p if type(p) is str else [p[0].id, p[1]] for p in value.parts]}
         if t is ConstantList:
             return {"$constant": [self.encode(v) for v in value]}
         if t is MappingProxyType:
@@ -287,6 +322,7 @@ class Decoder:
             "$constant_table": lambda v: freeze({self.decode(k): self._thaw(self.decode(x)) for k, x in v}),
             "$tuple": lambda v: tuple(self.decode(x) for x in v),
             "$ref": self._ref,
+            "$text": self._text,
         }
 
     def decode(self, data: Any) -> Any:
@@ -323,6 +359,16 @@ class Decoder:
         if value not in self.g.rules.boards:
             raise SaveError(f"the saved state names the board {value!r}, which this ruleset does not have")
         return self.g.rules.boards[value]
+
+    def _text(self, value: Any) -> Any:
+        parts = []
+        for p in value:
+            if type(p) is not str:
+                if type(p) is not list or len(p) != 2 or p[1] not in _TEXT_PARTS:
+                    raise SaveError(f"the saved state has a damaged text part {p!r}")
+                p = (self.lookup(self.cards, p[0], "card", 1), p[1])
+            parts.append(p)
+        return Text(parts)
 
     def _ref(self, value: Any) -> Any:
         if value not in self.ids:

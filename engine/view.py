@@ -2,19 +2,22 @@
 
 `view(game, player)` builds everything a player is shown (zones, counters, log, their
 decision); agents, the terminal and saved logs use it and nothing else. Hidden cards
-appear without identity, only with the properties printed on their back.
+appear without identity, only with the properties printed on their back, and so do the cards
+a text names (text.py). What a view gives is plain data: no card, and no path to the game.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import IllegalMove
 from .game import Game, LogEntry
 from .lang.compiler import evaluate
-from .board import Place, render_hex
+from .board import Board, Place, render_hex
 from .table import Card, Player, Table, Zone
-from .values import Copier
+from .text import Text, face_down
+from .values import Lambda
 
 
 def card_view(table: Table, card: Card, viewer: int | None) -> dict[str, Any]:
@@ -38,8 +41,9 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
     if isinstance(value, Card):
         if viewer is None or (table is not None and table.can_see(value, viewer)):
             return value.label
-        back = " ".join(str(v) for v in value.back.values())
-        return f"a face-down {back} card".replace("  ", " ") if back else "a face-down card"
+        return face_down(value)
+    if isinstance(value, Text):
+        return value.reads(lambda card: viewer is None or (table is not None and table.can_see(card, viewer)))
     if isinstance(value, Player):
         return names.get(int(value), str(value)) if names else str(value)
     if isinstance(value, Place):
@@ -59,18 +63,44 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
 
 def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None = None,
              table: Table | None = None) -> str:
-    """A log line as `viewer` reads it: a card shows as its back to a player who could not see
-    it when the line was logged (other values read as `label` does, on `table`)."""
+    """A log line as `viewer` reads it: a card (or its label or name in a text) shows as its
+    back to a player who could not see it when the line was logged (other values read as
+    `label` does, on `table`)."""
     out = []
     for value, seen_by in entry.parts:
-        if isinstance(value, Card) and viewer is not None and seen_by is not None and viewer not in seen_by:
-            back = " ".join(str(v) for v in value.back.values())
-            out.append(f"a face-down {back} card".replace("  ", " ") if back else "a face-down card")
-        elif isinstance(value, Card):
-            out.append(value.label)
+        t = type(value)
+        if t is Card or t is Text:
+            if viewer is not None and seen_by is not None and viewer not in seen_by:
+                out.append(face_down(value) if t is Card else value.reads(lambda _: False))
+            else:
+                out.append(value.label if t is Card else value)
         else:
             out.append(label(value, viewer, names, table))
     return "".join(out)
+
+
+def plain(value: Any, viewer: int | None, names: dict[int, str] | None, table: Table,
+          inside: frozenset[int] = frozenset()) -> Any:
+    """A value of the game as plain data for `viewer`: numbers, strings, players, lists and
+    tables of them. Cards, zones and places become their labels (a hidden card its back, as in
+    `label`); a table keyed by cards keeps only the entries of cards the viewer may see, as a
+    counter per card does. Nothing in it is the game's own, so it never changes."""
+    t = type(value)
+    if t is int or t is float or t is str or t is bool or t is Player or value is None:
+        return value
+    if id(value) in inside:
+        return "..."  # a list that holds itself
+    inner = inside | {id(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v, viewer, names, table, inner) for v in value]
+    if isinstance(value, Mapping):
+        return {label(k, viewer, names, table): plain(v, viewer, names, table, inner) for k, v in value.items()
+                if type(k) is not Card or viewer is None or table.can_see(k, viewer)}
+    if t is Lambda:
+        return "a function"
+    if t is Board:
+        return value.name
+    return label(value, viewer, names, table)
 
 
 class PlayerView:
@@ -78,16 +108,23 @@ class PlayerView:
 
     Built only by `view()`. Agents that need little (a random agent reads the number of
     options) pay for little; `as_dict()` gives all of it as plain data.
-    """
 
-    def __init__(self, game: Game, player: int | None, names: dict[int, str] | None):
-        self._game = game
-        self.player = player
-        self._names = names
-        self._decision: dict[str, Any] | None | bool = False
+    An agent is given a view, so the view must not lead to the game. Its game is in a slot
+    without a name: the slot's descriptor is taken out of the class (`_GAME`, below), so no
+    attribute, property or method result of a view is the game, its table or its generator;
+    only this module's functions read the slot. A registry keyed by the view would do as much
+    at twice the cost a decision (a store, a lookup, a __del__), and a closure would not do: a
+    method's `__closure__` is an attribute away. Code that goes out of its way (gc, this
+    module's globals) can still find the game; Python hides nothing from that. `world(seed)`
+    reads the slot too, so it costs what it did: one determinized copy."""
+
+    __slots__ = ("_game", "player", "_names", "_decision")
+    player: int | None
+    _names: dict[int, str] | None
+    _decision: dict[str, Any] | None | bool  # False until worked out
 
     def _label(self, value: Any) -> str:
-        return label(value, self.player, self._names, self._game.table)
+        return label(value, self.player, self._names, _game_of(self).table)
 
     @property
     def you(self) -> str | None:
@@ -96,51 +133,63 @@ class PlayerView:
     @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
-        d = self._game.pending
+        d = _game_of(self).pending
         return len(d.options) if d is not None and (self.player is None or d.player == self.player) else 0
 
     def world(self, seed: int) -> Game:
         """A game this player cannot tell from the real one, to think ahead in: the cards they
         have not seen dealt again from `seed` (`Game.determinize`), with chance of its own. The
-        way search bots look ahead without reading what they may not know."""
+        way search bots look ahead without reading what they may not know. It shares nothing
+        that changes with the real game, and has no arrange hook (which could hold the game)."""
         if self.player is None:
             raise IllegalMove("world() is for a player's view; the referee has the game itself")
-        world = self._game.determinize(self.player, seed)
+        world = _game_of(self).determinize(self.player, seed)
         world.keep_log = world.rewind = False
+        world.arrange = None
+        world.options, world.players = dict(world.options), list(world.players)
         return world
 
     @property
     def decision(self) -> dict[str, Any] | None:
         """The pending decision: who decides; prompt and options only for the decider."""
         if self._decision is False:
-            d = self._game.pending
+            d = _game_of(self).pending
             if d is None:
                 self._decision = None
             else:
                 self._decision = {"player": self._label(d.player)}
                 if self.player is None or d.player == self.player:
-                    self._decision["prompt"] = "".join(p if isinstance(p, str) else self._label(p)
+                    self._decision["prompt"] = "".join(p if type(p) is str else self._label(p)
                                                        for p in d.prompt)
                     self._decision["options"] = [self._label(o) for o in d.options]
         return self._decision  # type: ignore[return-value]
 
     def zones(self) -> list[dict[str, Any]]:
         """Every zone with what the player may see of it; empty zones of a card or of a place
-        (there are many, and an empty one says nothing) are left out."""
-        rules, table = self._game.rules, self._game.table
-        shown = []
+        (there are many, and an empty one says nothing) are left out. Within a family of zones
+        per card, the zones of cards the player may not see come after the others, in the order
+        of what is shown of them: their place in the family would tell which card they are of."""
+        game = _game_of(self)
+        rules, table = game.rules, game.table
+        shown: list[dict[str, Any]] = []
+        unseen: list[dict[str, Any]] = []  # zones of hidden cards, in the current family
         for z in table.all_zones():
+            if unseen and z.spec is not unseen[-1]["spec"]:
+                shown += _in_shown_order(unseen)
             held = table.contents[z.index]
             inside = z.spec.per == "card" or z.spec.per in rules.boards
             if inside and not held:
                 continue
-            shown.append({"name": z.name, "key": self._label(z.key) if z.key is not None else None,
-                          "label": self._label(z), "display": z.spec.display, "count": len(held),
-                          "cards": self._cards(z)})
-        return shown
+            entry = {"name": z.name, "key": self._label(z.key) if z.key is not None else None,
+                     "label": self._label(z), "display": z.spec.display, "count": len(held),
+                     "cards": self._cards(table, z)}
+            if z.holder is not None and self.player is not None and not table.can_see(z.holder, self.player):
+                unseen.append({**entry, "spec": z.spec})
+            else:
+                shown.append(entry)
+        return shown + _in_shown_order(unseen)
 
-    def _cards(self, zone: Zone) -> list[dict[str, Any]]:
-        table = self._game.table
+    def _cards(self, table: Table, zone: Zone) -> list[dict[str, Any]]:
         cards = [card_view(table, c, self.player) for c in table.contents[zone.index]]
         if not zone.spec.ordered:
             # The order of an unordered zone carries no information, so none may leak through it.
@@ -148,39 +197,37 @@ class PlayerView:
         return cards
 
     def counters(self) -> dict[str, Any]:
-        """Counters on display; a per-card counter shows only the visible cards' set values.
-        Lists and tables are copies: the view does not change as the game goes on. The copier
-        sees only the game's own values: its memo goes by id(), and a table made here and
-        dropped could leave its id to the next one, which would then show the first's values."""
-        game = self._game
-        copy = Copier(None)
+        """Counters on display, as plain data (`plain`): a card in a counter's value shows as
+        the player may see it; a per-card counter shows only the visible cards' set values.
+        Lists and tables are new: the view does not change as the game goes on."""
+        game = _game_of(self)
+        table, player, names = game.table, self.player, self._names
         shown: dict[str, Any] = {}
-        for name, value in game.table.counters.items():
+        for name, value in table.counters.items():
             spec = game.rules.counters[name]
             if not spec.display:
                 continue
             if spec.per == "card":
-                shown[name] = {self._label(c): copy(v) for c, v in value.items()
-                               if v != spec.initial and game.table.can_see(c, self.player)}
-            elif isinstance(value, dict):
-                shown[name] = {self._label(k): copy(v) for k, v in value.items()}
+                shown[name] = {self._label(c): plain(v, player, names, table) for c, v in value.items()
+                               if v != spec.initial and table.can_see(c, player)}
             else:
-                shown[name] = copy(value)
+                shown[name] = plain(value, player, names, table)
         return shown
 
     def log(self, last: int | None = None) -> list[str]:
-        entries = self._game.log if last is None else self._game.log[-last:] if last else []
-        return [log_line(e, self.player, self._names, self._game.table) for e in entries]
+        game = _game_of(self)
+        entries = game.log if last is None else game.log[-last:] if last else []
+        return [log_line(e, self.player, self._names, game.table) for e in entries]
 
     def boards(self) -> dict[str, str]:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
-        game = self._game
+        game = _game_of(self)
         return {name: render_hex(game.rules.boards[name],
                                  lambda place, show=show: self._label(evaluate(show, game, {"place": place})))
                 for name, show in game.rules.board_display.items()}
 
     def as_dict(self, log_last: int | None = None) -> dict[str, Any]:
-        game = self._game
+        game = _game_of(self)
         return {
             "game": game.rules.name,
             "you": self.you,
@@ -195,10 +242,30 @@ class PlayerView:
         }
 
 
+_GAME = PlayerView._game  # the slot's descriptor, out of the class: a view's game is read here only
+del PlayerView._game
+_game_of, _set_game = _GAME.__get__, _GAME.__set__
+_new = object.__new__
+
+
+def _in_shown_order(zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Zones of cards a player may not see, in an order that depends only on what is shown of
+    them; emptied (the list is the caller's, for the next family)."""
+    for z in zones:
+        del z["spec"]
+    ordered = sorted(zones, key=repr)
+    zones.clear()
+    return ordered
+
+
 def view(game: Game, player: int | None, names: dict[int, str] | None = None) -> PlayerView:
     """What `player` may know now (None: the referee's full view; 0: no seat's, what is public to
-    all). The one way to look at a game."""
-    return PlayerView(game, player, names)
+    all). The one way to look at a game. (Made without __init__: an agent gets a view every
+    decision, and a call less shows.)"""
+    pv = _new(PlayerView)
+    _set_game(pv, game)
+    pv.player, pv._names, pv._decision = player, names, False
+    return pv
 
 
 def render(pv: PlayerView, log_lines: int = 8) -> str:

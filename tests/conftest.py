@@ -1,6 +1,7 @@
 """Shared helpers for tests: loading rulesets and steering games by card labels."""
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,58 @@ def pick(game: Game, text: str) -> None:
     opts = options(game)
     assert text in opts, f"{text!r} is not an option; options are {opts}"
     game.apply(opts.index(text))
+
+
+# ---------------------------------------------------------------- the information tests
+
+def unseen_pair(game: Game, player: int) -> tuple[Card, Card] | None:
+    """Two cards `player` can neither see nor remember, with the same kind and back, at
+    different places, each with nothing of its own attached (no cards in its own zones)."""
+    pairs = unseen_pairs(game, player)
+    return pairs[0] if pairs else None
+
+
+def unseen_pairs(game: Game, player: int) -> list[tuple[Card, Card]]:
+    """Every pair of cards as `unseen_pair` finds them."""
+    table = game.table
+    own = [table.zones[n] for n, spec in game.rules.zones.items() if spec.per == "card"]
+    by_look: dict[tuple, list[Card]] = {}
+    for c in table.cards:
+        if not table.can_see(c, player) and not any(table.cards_in(f[c]) for f in own):
+            by_look.setdefault((c.kind, repr(sorted(c.back.items()))), []).append(c)
+    return [(a, b) for group in by_look.values() for a in group for b in group
+            if a is not b and (table.zone_of(a) is not table.zone_of(b) or a.index < b.index)]
+
+
+def swap(game: Game, a: Card, b: Card) -> None:
+    """Exchange the places of two cards, each place keeping its state (face down, who knows it)."""
+    t = game.table
+    za, zb = t.zone_of(a), t.zone_of(b)
+    ia, ib = t.contents[za.index].index(a), t.contents[zb.index].index(b)
+    t.contents[za.index][ia], t.contents[zb.index][ib] = b, a
+    t.where[a.index], t.where[b.index] = zb, za
+    for flags in (t.face_down, t.known):
+        flags[a.index], flags[b.index] = flags[b.index], flags[a.index]
+
+
+def position_with_secrets(rules: Ruleset, players: int, options: dict[str, Any] | None = None,
+                          seeds: range = range(30)) -> tuple[Game, tuple[Card, Card]]:
+    """A decision of some player with more than one option, while there are two cards that
+    player has never seen (the position of the first seed and move count that has them)."""
+    for seed in seeds:
+        for moves in (3, 8, 15):
+            game = Game(rules, players, options, seed=seed, keep_log=True)
+            rng = random.Random(seed)
+            for _ in range(moves):
+                if game.over:
+                    break
+                game.apply(rng.randrange(len(game.legal_actions())))
+            if game.over or len(game.legal_actions()) < 2:
+                continue
+            pair = unseen_pair(game, game.current_player)
+            if pair:
+                return game, pair
+    raise AssertionError("no position with two unseen cards found")
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ from engine.simulate import play, simulate
 from engine.table import Card
 from engine.view import view
 
+from conftest import position_with_secrets, swap
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("rulesets/trick_of_the_rails.yaml", 4), ("rulesets/isle_of_trains.yaml", 3),
          ("rulesets/trainsilvania.yaml", 3), ("rulesets/railways.yaml", 3),
@@ -146,60 +148,13 @@ def test_mcts_finds_a_won_trick_of_the_rails_more_often_than_chance():
 
 # ---------------------------------------------------------------- the information test
 
-def _unseen_pair(game: Game, player: int):
-    """Two cards `player` can neither see nor remember, with the same kind and back, at
-    different places, each with nothing of its own attached (no cards in its own zones)."""
-    table = game.table
-    own = [table.zones[n] for n, spec in game.rules.zones.items() if spec.per == "card"]
-    by_look: dict[tuple, list[Card]] = {}
-    for card in table.cards:
-        if not table.can_see(card, player) and not any(table.cards_in(f[card]) for f in own):
-            by_look.setdefault((card.kind, repr(sorted(card.back.items()))), []).append(card)
-    for group in by_look.values():
-        for a in group:
-            for b in group:
-                if a is not b and (table.zone_of(a) is not table.zone_of(b) or a.index < b.index):
-                    return a, b
-    return None
-
-
-def _swap(game: Game, a: Card, b: Card) -> None:
-    """Exchange the places of two cards, each place keeping its state (face down, who knows it)."""
-    t = game.table
-    za, zb = t.zone_of(a), t.zone_of(b)
-    ia, ib = t.contents[za.index].index(a), t.contents[zb.index].index(b)
-    t.contents[za.index][ia], t.contents[zb.index][ib] = b, a
-    t.where[a.index], t.where[b.index] = zb, za
-    for flags in (t.face_down, t.known):
-        flags[a.index], flags[b.index] = flags[b.index], flags[a.index]
-
-
-def _position_with_secrets(rules, players):
-    """A decision of some player with more than one option, while there are two cards that
-    player has never seen (the position of the first seed and move count that has them)."""
-    for seed in range(30):
-        for moves in (3, 8, 15):
-            game = Game(rules, players, seed=seed, keep_log=True)
-            rng = random.Random(seed)
-            for _ in range(moves):
-                if game.over:
-                    break
-                game.apply(rng.randrange(len(game.legal_actions())))
-            if game.over or len(game.legal_actions()) < 2:
-                continue
-            pair = _unseen_pair(game, game.current_player)
-            if pair:
-                return game, pair
-    raise AssertionError("no position with two unseen cards found")
-
-
 @pytest.mark.parametrize("kind", sorted(SMALL))
 @pytest.mark.parametrize("path, players", GAMES)
 def test_a_bot_decides_the_same_when_cards_it_never_saw_are_swapped(path, players, kind):
-    game, (a, b) = _position_with_secrets(RULES[path], players)
+    game, (a, b) = position_with_secrets(RULES[path], players)
     me = game.current_player
     swapped = game.clone()
-    _swap(swapped, a, b)
+    swap(swapped, a, b)
     assert swapped.digest() != game.digest(), "the swap changed nothing: the test could not fail"
     assert view(swapped, me).as_dict() == view(game, me).as_dict()
     # The worlds the bot thinks in are the same table, card for card...
@@ -223,7 +178,7 @@ def test_a_world_keeps_no_secret_of_the_real_game():
     did not see is a stand-in: the first card of the ruleset with the same kind and back."""
     hidden = 0  # cards logged unseen, over all games (the guide's game logs some early)
     for path, players in GAMES:
-        game, _ = _position_with_secrets(RULES[path], players)
+        game, _ = position_with_secrets(RULES[path], players)
         me = game.current_player
         world = view(game, me).world(77)
         assert world.seed == 77 and world.decisions == []

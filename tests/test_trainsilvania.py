@@ -15,7 +15,7 @@ import pytest
 
 from engine.agents import make_agents
 from engine.game import Game
-from engine.simulate import game_seed
+from engine.simulate import game_seed, play
 from engine.table import Player
 from engine.view import label, view
 
@@ -547,7 +547,7 @@ def test_a_monster_at_the_wrong_station_does_not_count():
     play_ticket(g, 1, "Exit")  # Wolfgang gets off at Bat Mansion, Dracula's home
     assert not g.over
     # Only Sand-Ra is at home.
-    assert monsters_at_home(g, 1) == 1 == g.scores()[Player(1)]
+    assert monsters_at_home(g, 1) == 1 == g.call_function("at_home", [Player(1)])
     assert turn_passed_to(g, 2)
 
 
@@ -558,8 +558,24 @@ def test_leaving_home_undoes_the_count():
     assert monsters_at_home(g, 1) == 2
     play_ticket(g, 1, "Enter")
     pick(g, "red Dracula")
-    assert monsters_at_home(g, 1) == 1 == g.scores()[Player(1)]
+    assert monsters_at_home(g, 1) == 1 == g.call_function("at_home", [Player(1)])
     assert not g.over
+
+
+def test_the_losers_monsters_at_home_stay_their_secret():
+    """The winner reveals their 3 monsters at home; the rulebook has the others reveal nothing,
+    so their scores (printed at the end for all to see) cannot count theirs."""
+    hidden_at_home = 0
+    for i in range(6):
+        seed = game_seed(3, 9000 + i)
+        game = play(Game(RS, 3, None, seed), make_agents(["random"] * 3, seed))
+        winner, = game.winners()
+        for p in game.players:
+            if p != winner:
+                hidden_at_home += monsters_at_home(game, p)
+                assert game.scores()[p] == 0
+        assert game.scores()[winner] == 3
+    assert hidden_at_home > 0, "no loser had a monster at home: the test could not fail"
 
 
 # ---------------------------------------------------------------- knowledge
@@ -653,7 +669,7 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n):
         at_home = {p: monsters_at_home(game, p) for p in game.players}
         assert sorted(at_home.values())[-1] == 3 and list(at_home.values()).count(3) == 1
         assert game.winners() == [p for p in game.players if at_home[p] == 3]
-        assert game.scores() == at_home
+        assert game.scores() == {p: 3 if at_home[p] == 3 else 0 for p in game.players}
         # The whole final view, log included, once more.
         for p in game.players:
             text = json.dumps(view(game, p).as_dict(), ensure_ascii=False)

@@ -97,6 +97,23 @@ def test_undo_refused_after_new_cards_were_seen(pairs):
     assert len(game.decisions) == 8
 
 
+def test_undo_refused_after_a_card_was_named_in_a_text(pairs):
+    """A card's label in a text counts as the card: P1 glimpses the top of the bag, which is
+    shuffled at once, so only the log line told them."""
+    glimpse = ("          if count(bag) > 0:\n"
+               "              reveal(first(bag), p)\n"
+               "              log(p, \" glimpses \", text(first(bag)))\n"
+               "              shuffle(bag)\n")
+    pairs.write_text(PAIRS.replace("          let how = choose", glimpse + "          let how = choose"),
+                     encoding="utf-8")
+    me = Script([0, "u", 0, 0, 0, 0, 0])
+    game = Game(load_ruleset(pairs), 2, seed=1)
+    play(game, [me, RandomAgent(2)], undo=UndoHistory({1}))
+    refusal, = me.replies
+    assert refusal.startswith("Undo refused: since your last decision you have seen ")
+    assert refusal.split(" have seen ")[1].split(", which")[0] in {"Echo", "Fern"}
+
+
 def test_undo_with_nothing_to_take_back(pairs):
     me = Script(["u", 0, 0, 0, 0])
     game = Game(load_ruleset(pairs), 2, seed=1)

@@ -19,7 +19,8 @@ from ..errors import EffectError
 from .. import board as boards
 from ..board import Board, Place
 from ..table import Card, Player, Zone
-from ..values import ConstantList
+from ..text import Text, card_text, zone_text
+from ..values import ConstantList, spell
 
 VALUE, EFFECT, CHOICE = "value", "effect", "choice"
 
@@ -68,7 +69,7 @@ def iterate(g, x: Any) -> Any:
         return x
     if isinstance(x, Board):
         return x.places
-    raise EffectError(f"expected a list or a zone, got {describe(x)}")
+    raise EffectError("expected a list or a zone, got " + describe(x))
 
 
 def _items(g, x: Any) -> list:
@@ -78,11 +79,13 @@ def _items(g, x: Any) -> list:
 
 
 def describe(x: Any) -> str:
-    """Name a value's type for error messages."""
+    """Name a value's type for error messages (a card as Text: see text.py)."""
     if isinstance(x, Card):
-        return f"the card {x.label}"
+        return "the card " + card_text(x)
     if isinstance(x, Zone):
-        return f"the zone {x.label}"
+        return "the zone " + zone_text(x)
+    if isinstance(x, str):
+        return "a string"
     if isinstance(x, Place):
         return f"the place {x.label}"
     if x is None:
@@ -151,7 +154,7 @@ def _end(g, items: Any, index: int, name: str) -> Any:
     if not isinstance(values, (list, tuple)):  # the values of a table
         values = list(values)
     if not values:
-        raise EffectError(f"{name}() of an empty {'zone ' + items.label if isinstance(items, Zone) else 'list'}")
+        raise EffectError(f"{name}() of an empty " + ("zone " + zone_text(items) if isinstance(items, Zone) else "list"))
     return values[index]
 
 
@@ -169,9 +172,17 @@ def last(g, items):
 
 @builtin("text(value)", example='text(count(deck)) + " left"')
 def text(g, value):
-    """The value as text, e.g. to join with other text with +."""
+    """The value as text, e.g. to join with other text with +; a list reads "a, b", a table
+    "k: v, ...". A card's label is shown only to players who may see the card, wherever the
+    text goes (log, prompt, counter)."""
+    if isinstance(value, str):
+        return value
     if isinstance(value, Card):
-        return value.label
+        return Text.of_card(value)
+    if isinstance(value, (list, tuple, Mapping)):
+        pieces: list = []
+        spell(value, pieces)
+        return Text(text(g, p) if type(p) is not str and type(p) is not Text else p for p in pieces)
     if isinstance(value, Place):
         return value.label
     if isinstance(value, bool):
@@ -242,7 +253,7 @@ def range_(g, start, stop):
 def position(g, card):
     """The index of a card in its zone (0 is first)."""
     if not isinstance(card, Card):
-        raise EffectError(f"position() needs a card, got {describe(card)}")
+        raise EffectError("position() needs a card, got " + describe(card))
     return g.table.contents[g.table.where[card.index].index].index(card)
 
 
@@ -253,7 +264,7 @@ def index_of(g, items, item):
     for i, value in enumerate(values):
         if value is item or value == item:
             return i
-    raise EffectError(f"{describe(item)} is not in that {'zone' if isinstance(items, Zone) else 'list'}")
+    raise EffectError(describe(item) + f" is not in that {'zone' if isinstance(items, Zone) else 'list'}")
 
 
 @builtin("players_from(player)", example="for p in players_from(leader):")
@@ -273,7 +284,7 @@ def next_player(g, player):
 
 def _place(x: Any, what: str) -> Place:
     if not isinstance(x, Place):
-        raise EffectError(f"{what} must be a place of a board, got {describe(x)}")
+        raise EffectError(f"{what} must be a place of a board, got " + describe(x))
     return x
 
 
@@ -311,7 +322,7 @@ def _edges(g, edges: Any) -> list:
     checked = _items(g, edges)
     for e in checked:
         if not isinstance(e, list) or len(e) != 3:
-            raise EffectError(f"each edge must be a list [a, b, tag], got {describe(e)}")
+            raise EffectError("each edge must be a list [a, b, tag], got " + describe(e))
     return checked
 
 
@@ -319,19 +330,19 @@ def _edges(g, edges: Any) -> list:
 
 def _zone(x: Any, what: str) -> Zone:
     if not isinstance(x, Zone):
-        raise EffectError(f"{what} must be a zone, got {describe(x)}")
+        raise EffectError(f"{what} must be a zone, got " + describe(x))
     return x
 
 
 def _player(g, x: Any) -> Player:
     if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= len(g.players):
-        raise EffectError(f"expected a player, got {describe(x)}")
+        raise EffectError("expected a player, got " + describe(x))
     return Player(x)
 
 
 def _card(x: Any, what: str) -> Card:
     if not isinstance(x, Card):
-        raise EffectError(f"{what} must be a card, got {describe(x)}")
+        raise EffectError(f"{what} must be a card, got " + describe(x))
     return x
 
 
@@ -349,7 +360,7 @@ def move(g, card, zone, where="last"):
     elif isinstance(where, int) and not isinstance(where, bool):
         index = where
     else:
-        raise EffectError(f'move position must be "first", "last" or a number, got {describe(where)}')
+        raise EffectError('move position must be "first", "last" or a number, got ' + describe(where))
     g.table.move(card, zone, index)
 
 
@@ -431,8 +442,12 @@ def log(g, *parts):
 
 @builtin("fail(parts...)", EFFECT, example='fail("a seat from 1 to ", player_count, " is needed")')
 def fail(g, *parts):
-    """Stop with an error that names this rule: for situations the ruleset forbids."""
-    raise EffectError("".join(str(p) for p in parts) or "the ruleset refused this situation")
+    """Stop with an error that names this rule: for situations the ruleset forbids. Every player
+    reads it, so a card in it is named only if all of them may see it (else its back)."""
+    pieces: list = []
+    for part in parts:
+        spell(part, pieces)
+    raise EffectError(Text(pieces) or "the ruleset refused this situation")
 
 
 def end_reason(value: Any, what: str) -> str:
@@ -440,6 +455,9 @@ def end_reason(value: Any, what: str) -> str:
     so that players and simulations can tell the endings of a game apart."""
     if type(value) is str and value.strip():
         return value
+    if type(value) is Text:  # the reason is told to every player
+        raise EffectError(f"{what} names a card (text(card), card.label or card.name), which not every "
+                          "player may see; give the reason as plain text")
     raise EffectError(f"{what} must be a string naming why the game ended, got "
                       + ("an empty string" if type(value) is str else describe(value)))
 

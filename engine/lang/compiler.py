@@ -27,6 +27,7 @@ from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
 from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
                        Exec, ForInit, ForNext, Frame, Jump, Loop, Return, WhileTest, too_long)
 from ..table import Card, Zone
+from ..text import Text, card_text
 from ..values import ConstantList, Lambda
 from . import builtins as B
 from .codegen import Ref, Unit, fault_position, stamp
@@ -115,7 +116,7 @@ def _explain(exc: Exception) -> str:
     if isinstance(exc, IndexError):
         return "position out of range (a zone or list has fewer items)"
     if isinstance(exc, KeyError):
-        return f"no entry {exc.args[0]!r} in that table or family"
+        return "no entry " + card_text(exc.args[0]) + " in that table or family"
     if isinstance(exc, TypeError):
         if "does not support item assignment" in str(exc):
             return "constants cannot be changed; copy one into a new list first, e.g. let l = list(c)"
@@ -155,7 +156,7 @@ def evaluate(fn: Fn, g: Any, env: dict) -> Any:
         located = locate(exc, None, "")
         if located is None:
             raise
-        raise located from None
+        raise g.public_error(located) from None
 
 
 def get_attribute(g, obj: Any, name: str) -> Any:
@@ -170,9 +171,11 @@ def get_attribute(g, obj: Any, name: str) -> Any:
             return g.table.owner(g.table.where[obj.index])
         if name == "face_down":
             return g.table.face_down[obj.index]
-        if name in ("kind", "name", "id", "label"):
+        if name == "label" or name == "name":  # what the card is: told only to those who see it
+            return Text.of_card(obj, name)
+        if name in ("kind", "id"):
             return getattr(obj, name)
-        raise EffectError(f"the card {obj.label} ({obj.kind}) has no property '{name}'"
+        raise EffectError("the card " + card_text(obj) + f" ({obj.kind}) has no property '{name}'"
                           + suggest(name, list(props)))
     if isinstance(obj, Place):
         if name in obj.props:
@@ -188,7 +191,7 @@ def get_attribute(g, obj: Any, name: str) -> Any:
         raise EffectError(f"a zone has no attribute '{name}' (zones have: owner, key, name)")
     if isinstance(obj, Mapping) and name in obj:
         return obj[name]
-    raise EffectError(f"{B.describe(obj)} has no attribute '{name}'")
+    raise EffectError(B.describe(obj) + f" has no attribute '{name}'")
 
 
 def get_index(g, obj: Any, key: Any) -> Any:
@@ -201,8 +204,9 @@ def get_index(g, obj: Any, key: Any) -> Any:
         return g.table.contents[obj.index][key]
     if isinstance(obj, Mapping):
         if key not in obj:
-            raise EffectError(f"no entry {key!r} here; entries are: "
-                              + ", ".join(repr(k) for k in list(obj)[:12]))
+            entries = [card_text(k) for k in list(obj)[:12]]
+            raise EffectError(Text(["no entry ", card_text(key), " here; entries are: "]
+                                   + [piece for i, k in enumerate(entries) for piece in (", " * bool(i), k)]))
         return obj[key]
     if isinstance(obj, (list, tuple, str)):
         return obj[key]
@@ -210,18 +214,18 @@ def get_index(g, obj: Any, key: Any) -> Any:
         if key not in obj.by_id:
             raise EffectError(f"board {obj.name} has no place '{key}'" + suggest(str(key), obj.by_id))
         return obj.by_id[key]
-    raise EffectError(f"{B.describe(obj)} cannot be indexed")
+    raise EffectError(B.describe(obj) + " cannot be indexed")
 
 
 def set_counter_item(family: dict, key: Any, value: Any, name: str) -> None:
     if key not in family:
-        raise EffectError(f"counter {name} has no entry {key!r}")
+        raise EffectError(f"counter {name} has no entry " + card_text(key))
     family[key] = value
 
 
 def repeat_range(n: Any) -> range:
     if not isinstance(n, int) or isinstance(n, bool):
-        raise EffectError(f"repeat needs a whole number, got {B.describe(n)}")
+        raise EffectError("repeat needs a whole number, got " + B.describe(n))
     return range(n)
 
 

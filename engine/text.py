@@ -1,0 +1,101 @@
+"""Text that names cards, so that each reader is told only the names they may see.
+
+`text(card)`, `card.label` and `card.name` give a `Text`, and so does an error message that
+names a card. A plain string would carry a face-down card's name to whoever reads it; a `Text`
+is that same string (it compares, hashes and joins with `+` as one, so rules use it as any
+string) and also keeps which cards it names. Whatever shows it to a player reads it through
+`Text.reads` with that player's `can_see`: the view, a log line (each card as the player could
+see it when it was logged) and an error (each card as everyone can see it).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .table import Card, Zone
+
+
+def face_down(card: Card) -> str:
+    """How a card reads to someone who may not see its face: its back."""
+    back = " ".join(str(v) for v in card.back.values())
+    return f"a face-down {back} card".replace("  ", " ") if back else "a face-down card"
+
+
+class Text(str):
+    """A string made of pieces: strings, and (card, "label" or "name") for that of a card.
+
+    `Text(pieces)` takes strings, Texts, cards (their labels), zones and other values (as `str`
+    gives them), and gives a plain string when no card is named. Joined with another string by
+    `+`, it stays a Text; anything else done with it gives a plain value."""
+
+    parts: tuple
+
+    def __new__(cls, parts: Any) -> Any:
+        merged: list = []
+        for part in parts:
+            pieces = part.parts if type(part) is Text else (part,)
+            for piece in pieces:
+                if type(piece) is str and merged and type(merged[-1]) is str:
+                    merged[-1] += piece
+                elif type(piece) is str or type(piece) is tuple:
+                    merged.append(piece)
+                elif type(piece) is Card:
+                    merged.append((piece, "label"))
+                elif type(piece) is Zone and piece.holder is not None:
+                    merged.extend(zone_text(piece).parts)
+                else:
+                    merged.append(str(piece))
+        if all(type(p) is str for p in merged):
+            return "".join(merged)
+        text = str.__new__(cls, "".join(p if type(p) is str else getattr(*p) for p in merged))
+        text.parts = tuple(merged)
+        return text
+
+    @classmethod
+    def of_card(cls, card: Card, what: str = "label") -> Text:
+        """A card's label (or name) as text."""
+        return cls(((card, what),))
+
+    def __getnewargs__(self) -> tuple:  # copies and pickles rebuild it from its parts
+        return (self.parts,)
+
+    def __add__(self, other: Any) -> Any:
+        if isinstance(other, str):
+            return Text((self, other))
+        return str.__add__(self, other)  # raises as for any string
+
+    def __radd__(self, other: Any) -> Any:
+        if isinstance(other, str):
+            return Text((other, self))
+        return NotImplemented
+
+    def cards(self) -> list[Card]:
+        """The cards it names, in order."""
+        return [p[0] for p in self.parts if type(p) is tuple]
+
+    def reads(self, sees: Callable[[Card], bool]) -> str:
+        """The text as someone reads it who sees the cards for which `sees` is true."""
+        return "".join(p if type(p) is str else getattr(*p) if sees(p[0]) else face_down(p[0])
+                       for p in self.parts)
+
+    def relabelled(self, cards: dict[Card, Card]) -> Any:
+        """The same text with each card `c` of `cards` read as `cards[c]`."""
+        return Text(p if type(p) is str else (cards.get(p[0], p[0]), p[1]) for p in self.parts)
+
+
+def card_text(value: Any) -> Any:
+    """A card, a zone or other value as it is named in a message: a card by its label, a zone
+    of a card as that of its card (both as Text); anything else as `repr` gives it."""
+    if type(value) is Card:
+        return Text.of_card(value)
+    if type(value) is Zone:
+        return zone_text(value)
+    if type(value) is Text:
+        return Text(("'", value, "'"))
+    return repr(value)
+
+
+def zone_text(zone: Zone) -> Any:
+    """A zone's label; the zone of a card is named after its card, as Text."""
+    if zone.holder is None:
+        return zone.label
+    return Text((zone.spec.label, " of ", Text.of_card(zone.holder)))

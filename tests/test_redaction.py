@@ -1,0 +1,265 @@
+"""Redaction in the engine, for every ruleset: counters, errors, the order of the zones of cards,
+texts made from cards (`text(card)`, `card.label`, `card.name`) follow the one rule of
+visibility (`Table.can_see`), and what an agent is given leads nowhere near the game."""
+from __future__ import annotations
+
+import gc
+import inspect
+import json
+import random
+import sys
+import types
+import weakref
+from pathlib import Path
+
+import pytest
+
+from engine.errors import EffectError
+from engine.game import Game
+from engine.ruleset import load_ruleset
+from engine.table import Card, Table
+from engine.values import Lambda
+from engine.view import render, view
+
+from conftest import card, put, swap, zone
+from test_noninterference import check_seat
+
+# No shuffle, so the deal is known: P1 holds Ruby and Garnet, P2 Opal and Pearl; Topaz and Jade
+# stay in the bag. P2 never sees P1's hand, and no card is face up on the table.
+RULES = """\
+game: {name: Secrets, players: [2]}
+card_kinds:
+  gem:
+    zone: bag
+    label: "{name}"
+    back: [colour]
+    properties: {colour: string}
+cards:
+  - {kind: gem, name: Ruby, colour: red}
+  - {kind: gem, name: Garnet, colour: red}
+  - {kind: gem, name: Opal, colour: white}
+  - {kind: gem, name: Pearl, colour: white}
+  - {kind: gem, name: Topaz, colour: red}
+  - {kind: gem, name: Jade, colour: white}
+zones:
+  bag: {visibility: hidden}
+  hand: {per: player, visibility: owner}
+  shown: {}
+  under: {per: card}
+counters:
+  kept: {initial: none}
+  keeps: {initial: []}
+  by_gem: {initial: 0}
+  kept_name: {initial: ""}
+  keeps_text: {initial: ""}
+  rule: {initial: 0}
+procedures:
+  refuse:
+    params: [c]
+    do: |
+      fail("cannot keep ", c, " here")
+  misuse:
+    params: [c]
+    do: |
+      reveal(c, c)
+setup: |
+  deal(bag, hand[1], 2)
+  deal(bag, hand[2], 2)
+flow: |
+  let c = first(hand[1])
+  kept = c
+  keeps = [c, first(hand[2])]
+  kept_name = "kept " + text(c)
+  keeps_text = text(keeps)
+  rule = x -> x
+  log(1, " keeps ", text(c), " (", c.name, ", ", c.label + "!", ")")
+  let guess = choose(2, [text(c), "something else"], "Is it ", c.label, "?")
+  let last_word = choose(1, ["yes", "no"], "Done?")
+scoring:
+  score: 0
+"""
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    path = tmp_path_factory.mktemp("secrets") / "secrets.yaml"
+    path.write_text(RULES, encoding="utf-8")
+    return load_ruleset(path)
+
+
+@pytest.fixture
+def game(rules):
+    return Game(rules, 2, seed=1)
+
+
+def test_the_deal_is_as_the_tests_expect(game):
+    assert [c.label for c in game.table.cards_in(zone(game, "hand", 1))] == ["Ruby", "Garnet"]
+    assert not game.table.can_see(card(game, "Ruby"), 2) and game.table.can_see(card(game, "Ruby"), 1)
+
+
+def test_a_counter_holding_a_card_shows_it_as_the_player_may_see_it(game):
+    assert game.table.counters["kept"] is card(game, "Ruby")
+    theirs, mine = view(game, 2).counters(), view(game, 1).counters()
+    assert theirs["kept"] == "a face-down red card" and mine["kept"] == "Ruby"
+    assert theirs["keeps"] == ["a face-down red card", "Opal"] and mine["keeps"] == ["Ruby", "a face-down white card"]
+    assert theirs["kept_name"] == "kept a face-down red card" and mine["kept_name"] == "kept Ruby"
+    assert theirs["keeps_text"] == "a face-down red card, Opal" and mine["keeps_text"] == "Ruby, a face-down white card"
+    assert theirs["rule"] == "a function"
+    assert "Ruby" not in render(view(game, 2))
+
+
+def test_a_table_keyed_by_cards_shows_only_the_cards_the_player_may_see(game):
+    game.table.counters["by_gem"] = {card(game, "Ruby"): 1, card(game, "Opal"): 2}
+    assert view(game, 2).counters()["by_gem"] == {"Opal": 2}
+    assert view(game, 1).counters()["by_gem"] == {"Ruby": 1}
+    assert view(game, None).counters()["by_gem"] == {"Ruby": 1, "Opal": 2}
+
+
+def test_text_label_and_name_of_a_card_in_the_log_follow_who_could_see_it(game):
+    line = view(game, 2).log()[-1]
+    assert line == "1 keeps a face-down red card (a face-down red card, a face-down red card!)"
+    assert view(game, 1).log()[-1] == "1 keeps Ruby (Ruby, Ruby!)"
+    # Told as it was when logged: showing the card later does not change the line.
+    put(game, "Ruby", zone(game, "shown"))
+    assert view(game, 2).log()[-1] == line
+
+
+def test_text_of_a_card_in_a_prompt_and_in_options(game):
+    decision = view(game, 2).decision
+    assert decision["prompt"] == "Is it a face-down red card?"
+    assert decision["options"] == ["a face-down red card", "something else"]
+    put(game, "Ruby", zone(game, "shown"))  # now everyone sees it
+    assert view(game, 2).decision["prompt"] == "Is it Ruby?"
+
+
+def test_a_text_naming_a_card_survives_a_save_a_copy_and_a_world(game):
+    restored = Game.from_snapshot(game.rules, json.loads(json.dumps(game.snapshot())))
+    for other in (restored, game.clone()):
+        assert view(other, 2).as_dict() == view(game, 2).as_dict()
+        assert view(other, 1).as_dict() == view(game, 1).as_dict()
+    # In P2's world, P1's red cards are dealt again: the text names whichever the world holds.
+    names = {view(game, 2).world(seed).table.counters["kept_name"] for seed in range(20)}
+    assert names == {"kept Ruby", "kept Garnet", "kept Topaz"}
+
+
+@pytest.mark.parametrize("procedure, told", [("refuse", "cannot keep {} here"),
+                                             ("misuse", "expected a player, got the card {}")])
+def test_an_error_names_a_card_only_when_everyone_may_see_it(game, procedure, told):
+    ruby = card(game, "Ruby")
+    with pytest.raises(EffectError) as hidden:
+        game.run_procedure(procedure, [ruby])
+    assert "Ruby" not in str(hidden.value) and told.format("a face-down red card") in str(hidden.value)
+    put(game, "Ruby", zone(game, "shown"))
+    with pytest.raises(EffectError) as public:
+        game.run_procedure(procedure, [ruby])
+    assert told.format("Ruby") in str(public.value)
+
+
+def test_an_error_of_an_expression_outside_the_flow_is_told_the_same_way(tmp_path):
+    path = tmp_path / "score.yaml"
+    path.write_text(RULES.replace("score: 0", "score: by_gem[kept]"), encoding="utf-8")
+    game = Game(load_ruleset(path), 2, seed=1)
+    game.table.counters["by_gem"] = {card(game, "Opal"): 1}
+    with pytest.raises(EffectError) as error:
+        game.scores()
+    assert "Ruby" not in str(error.value) and "a face-down red card" in str(error.value)
+
+
+def test_the_zones_of_hidden_cards_are_not_listed_by_which_card_they_are_of(game):
+    """P2 sees Opal's zone and the zone of a face-down red card of P1. Where the latter is
+    listed must not say whether it is Ruby's (card 1, before Opal) or Topaz's (card 5, after)."""
+    put(game, "Jade", zone(game, "under", card(game, "Opal")))
+    shown = []
+    for holder in ("Ruby", "Topaz"):
+        g = game.clone()
+        if holder == "Topaz":  # Topaz takes Ruby's place in P1's hand, Ruby Topaz's in the bag
+            swap(g, card(g, "Ruby"), card(g, "Topaz"))
+        put(g, "Pearl", zone(g, "under", card(g, holder)))
+        shown.append(view(g, 2).zones())
+    assert shown[0] == shown[1]
+    keys = [z["key"] for z in shown[0] if z["name"] == "under"]
+    assert keys == ["Opal", "a face-down red card"]
+
+
+def _reachable(*roots, besides=()):
+    """Every object reachable from `roots` through their references, but for classes, modules
+    and code (which reach anything in the program: no agent is kept from those) and `besides`."""
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,
+            types.MethodType, types.MethodWrapperType, types.WrapperDescriptorType)
+    seen, stack, found = {id(b) for b in besides}, list(roots), []
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, skip):
+            continue
+        seen.add(id(obj))
+        found.append(obj)
+        stack.extend(gc.get_referents(obj))
+    return found
+
+
+def _given(pv):
+    """What an agent gets from its view without going out of its way (gc, module internals):
+    every attribute and property, what every method but world() gives, and what a copy or a
+    pickle of it would hold."""
+    given = [render(pv), pv.log(2), pv.__reduce_ex__(2)]
+    for name in dir(pv):
+        try:
+            value = getattr(pv, name)
+        except AttributeError:
+            continue
+        if isinstance(value, types.MethodType) and value.__self__ is pv and name != "world":
+            if any(p.default is p.empty for p in inspect.signature(value).parameters.values()):
+                continue  # it needs what only the view has (a table, a zone)
+            value = value()
+        given.append(value)
+    return given
+
+
+def test_nothing_an_agent_is_given_leads_to_the_game_or_a_card(game):
+    pv = view(game, 2, {1: "P1 (random)", 2: "P2 (human)"})
+    given = _given(pv)
+    assert any(isinstance(v, dict) and "zones" in v for v in given), "as_dict() was not asked for"
+    held = [o for o in _reachable(*given, besides=[pv])
+            if isinstance(o, (Game, Table, random.Random, Card, Lambda)) or o is game.table.counters]
+    assert held == []
+
+
+def test_a_world_leads_nowhere_near_the_real_game(game):
+    world = view(game, 2).world(5)
+    real = {id(game), id(game.table), id(game.rng), id(game.table.counters), id(game.log), id(game.options),
+            id(game.players)}
+    assert not [o for o in _reachable(world) if id(o) in real]
+    # Still a game to think in, with its own chance.
+    world.apply(0)
+    assert world.rng is not game.rng
+
+
+def test_a_view_keeps_its_game_for_as_long_as_it_lives_and_no_longer(rules):
+    pv = view(Game(rules, 2, seed=1), 2)
+    with pytest.raises(AttributeError):
+        pv._game  # noqa: B018 (the slot has no name to read it by)
+    game = weakref.ref(view_game(pv))
+    assert pv.option_count == 2 and game() is not None
+    del pv
+    gc.collect()  # a game holds cycles (functions bound to it)
+    assert game() is None
+
+
+def view_game(pv):
+    """The game of a view, read as this module may: through the slot's descriptor."""
+    return sys.modules["engine.view"]._game_of(pv)
+
+
+def test_an_end_reason_naming_a_card_is_refused(tmp_path):
+    path = tmp_path / "end.yaml"
+    path.write_text(RULES.replace('  let last_word = choose(1, ["yes", "no"], "Done?")',
+                                  '  end_game(text(c) + " wins")'), encoding="utf-8")
+    game = Game(load_ruleset(path), 2, seed=1)
+    with pytest.raises(EffectError, match="names a card"):
+        game.apply(0)
+
+
+def test_the_check_of_every_shipped_ruleset_holds_for_this_game(game, monkeypatch, capsys):
+    """The non-interference check (test_noninterference.py) on this game, which holds a hidden
+    card in counters, texts, a prompt and options: it would have caught those gaps too."""
+    check_seat(game, 2, card(game, "Ruby"), card(game, "Topaz"), monkeypatch, capsys)
