@@ -757,3 +757,15 @@ def test_heuristic_counts_cash_income_links_and_engine():
     # $2,000 = $3,000 a turn; (7,000 + 3 x 3,000) / 5,000 = 3.2; 2 links; engine 3: 1.
     # P2: 12; income at 12 points $9,000: 3 x 9,000 / 5,000 = 5.4.
     assert g.estimates() == pytest.approx({Player(1): 3 + 3.2 + 2 + 1, Player(2): 12 + 5.4})
+
+
+def test_heuristic_counts_what_pays_later_for_less_as_the_end_comes():
+    """With one turn left (no markers) the parts beyond the final score count for half; in the
+    last turn for nothing, where a bond bought for track would cost a point and bring none."""
+    g = new_game(2, money={1: 7000}, bonds={1: 2}, points={1: 5, 2: 12}, engine={1: 3}, markers=0,
+                 links=[(1, ["KI", "12", "13", "GO"])])
+    # P1: 5 - 2 = 3; 1 turn left: (7,000 + 3,000) / 5,000 = 2, 1 link, engine 1: half of 4.
+    # P2: 12 + half of 9,000 / 5,000.
+    assert g.estimates() == pytest.approx({Player(1): 3 + (2 + 1 + 1) / 2, Player(2): 12 + 1.8 / 2})
+    g.table.counters["last_turn"] = g.table.counters["turn"]
+    assert g.estimates() == g.scores() == {Player(1): 3, Player(2): 12}
