@@ -316,4 +316,6 @@ def _folded(rows: list[tuple[int, int]], lines: list[str]) -> list[tuple[int, in
         segments.append((offset, i + 1, start + 1))
         offset += len(text.rstrip())
         after_blank = False
-    return segments or [(0, rows[0][0] + 1, rows[0][1] + 1)]
+    if not segments and rows:
+        segments = [(0, rows[0][0] + 1, rows[0][1] + 1)]
+    return segments  # none for an empty '>' block: its text is empty, errors go to its key

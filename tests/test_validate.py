@@ -404,6 +404,32 @@ def test_inconsistent_dedent_points_at_the_dedented_line(tmp_path, capsys):
     assert diags[0].line == where(t, "        move(c, pile)")[0], diags
 
 
+# ------------------------------------------------------------------ half-typed and truncated files
+
+
+@pytest.mark.parametrize("header", [">-", ">", "|", "|-", ">+"])
+def test_empty_block_scalar_followed_by_a_key_is_the_empty_string(header, tmp_path, capsys):
+    """`description: >-` with nothing under it, as a half-typed file has it, is YAML's empty string."""
+    r = validate_inprocess(capsys, write(tmp_path, mutate("  name: Tiny\n", f"  name: Tiny\n  description: {header}\n")))
+    assert_no_traceback(r)
+    assert r.rc == 0, r.out + r.err
+
+
+@pytest.mark.parametrize("ending", ["", "\n"])
+def test_empty_block_scalar_at_the_end_of_the_file(ending, tmp_path, capsys):
+    t = BASE + "constants:\n  note: >-" + ending
+    r = validate_inprocess(capsys, write(tmp_path, t))
+    assert_no_traceback(r)
+    assert r.rc == 0, r.out + r.err
+
+
+def test_truncated_rule_after_an_empty_block_header_is_reported_at_its_key(tmp_path, capsys):
+    t = mutate("scoring:\n  score: points[player]\n", "scoring:\n  score: >-")
+    diags = _single_report(capsys, tmp_path, t)
+    assert [(d.line, d.col) for d in diags] == [where(t, ">-")], diags
+    assert "ends too early" in diags[0].msg
+
+
 # ------------------------------------------------------------------ every error, not only the first
 
 
