@@ -16,6 +16,7 @@ from lark import Tree
 
 from .board import Board, Place
 from .errors import Diagnostic, Location, RulesetError, suggest
+from .filekind import directory_hint, wrong_file
 from .lang.builtins import end_reason
 from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, parse
@@ -23,7 +24,7 @@ from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from .schema import schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
-from .yamlload import MergedSourceMap, SourceMap, load_yaml
+from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
 PROPERTY_TYPES: dict[str, tuple[type, ...]] = {
@@ -181,15 +182,23 @@ def _parse_option(spec: OptionSpec, text: str) -> Any:
 
 
 def _read(path: str | Path) -> tuple[bytes | None, list[Diagnostic]]:
+    """The file's bytes, read up to just past the size limit (so /dev/zero ends too)."""
     try:
-        return Path(path).read_bytes(), []
+        with open(path, "rb") as f:
+            return f.read(MAX_FILE_BYTES + 1), []
+    except IsADirectoryError:
+        why = directory_hint(Path(path))
     except OSError as exc:
-        return None, [Diagnostic(Location(str(path)), f"cannot read the file: {exc.strerror or exc}")]
+        why = exc.strerror or str(exc)
+    return None, [Diagnostic(Location(str(path)), f"cannot read the file: {why}")]
 
 
 def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
     """YAML plus schema; what the schema rejects is left out so the rest can still be checked."""
     data, smap, problems = load_yaml(raw, file)
+    wrong = wrong_file(file, raw, data, smap, problems, schema)
+    if wrong is not None:
+        return None, smap, [wrong]
     if data is None:
         return None, smap, problems
     schema_errors = schema_problems(data, smap, schema)

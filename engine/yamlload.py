@@ -27,6 +27,8 @@ Path = tuple  # a path into the data: keys and list indexes
 MAX_FILE_BYTES = 5_000_000
 MAX_NODES = 200_000
 MAX_DEPTH = 64
+EMPTY = "file is empty"
+SYNTAX = "YAML syntax: "  # how every syntax error begins
 
 
 @dataclass
@@ -167,13 +169,13 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
         elif "flow mapping" in (exc.context or "") or "flow sequence" in (exc.context or ""):
             context += ("; inside { } or [ ], rule text containing [ ] , or { } must be quoted, "
                         'e.g. expr: "count(hand[p])"')
-        return None, smap, [Diagnostic(Location(file, line, col), f"YAML syntax: {problem}{context}")]
+        return None, smap, [Diagnostic(Location(file, line, col), f"{SYNTAX}{problem}{context}")]
     except yaml.YAMLError as exc:
-        return None, smap, [Diagnostic(Location(file, 1, 1), f"YAML syntax: {exc}")]
+        return None, smap, [Diagnostic(Location(file, 1, 1), f"{SYNTAX}{exc}")]
     except RecursionError:
         return None, smap, [Diagnostic(Location(file, 1, 1), f"nesting deeper than {MAX_DEPTH} levels")]
     if node is None:
-        return None, smap, [Diagnostic(Location(file, 1, 1), "file is empty")]
+        return None, smap, [Diagnostic(Location(file, 1, 1), EMPTY)]
     problems: list[Diagnostic] = []
     data = _build(node, (), smap, lines, problems, _Budget(), 0)
     return data, smap, problems

@@ -348,6 +348,83 @@ def test_unreadable_path(kind, tmp_path, capsys):
         assert ("no such file" in msg) if kind == "missing" else ("directory" in msg)
 
 
+# ------------------------------------------------------------------ a file that is no ruleset
+
+NOT_RULESETS: dict[str, str | bytes] = {
+    "notes.txt": "Remember to buy milk\nand call the plumber\n",
+    "script.py": "import os\n\n\ndef main():\n    print(os.getcwd())\n",
+    "readme.md": "# My game\n\nRules: draw a card, then play one.\n\n```yaml\ngame: {name: X}\n```\n",
+    "pyproject.toml": '[project]\nname = "x"\nversion = "1.0"\n',
+    "schema.json": '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",'
+                   ' "properties": {"procedures": {}}}',
+    "table.csv": "name,value\nAmber,1\nBeryl,2\n",
+    "page.html": "<html><body><p>Hello</p></body></html>\n",
+    "run.sh": "#!/bin/sh\necho hello\n",
+    "ci.yml": "name: CI\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n",
+    "number.yaml": "42\n",
+    "list.yaml": "- Amber\n- Beryl\n",
+    "nothing.yaml": "null\n",
+    "dashes.yaml": "---\n",
+    "mapping.yaml": "{}\n",
+    "empty.yaml": "",
+    "comments.yaml": "# to do\n",
+    "image.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01",
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_RULESETS))
+def test_a_file_that_is_no_ruleset_gets_one_line_saying_so(name, tmp_path, capsys):
+    content = NOT_RULESETS[name]
+    path = write(tmp_path, content, name)
+    r = validate_inprocess(capsys, path)
+    assert_no_traceback(r)
+    assert r.rc == 1
+    diags = parse_diags(r.out, [str(path)], file_level_ok=True)
+    assert len(diags) == 1, r.out
+    msg = diags[0].msg
+    assert msg.startswith("this is not a ruleset ("), msg
+    assert "game:" in msg and "zones:" in msg and "flow:" in msg, msg  # what a ruleset looks like
+    first = (content.decode("latin-1") if isinstance(content, bytes) else content).split("\n")[0]
+    assert not first.strip() or first not in msg, f"the first line is quoted back: {msg}"
+
+
+def test_a_saved_game_named_as_a_ruleset(tmp_path, capsys):
+    path = write(tmp_path, '{"format": "engine-save/2", "ruleset": "r.yaml", "options": {}, "seed": 1}',
+                 "game.json")
+    diags = parse_diags(validate_inprocess(capsys, path).out, [str(path)])
+    assert [d.msg.split(":")[0] for d in diags] == ["this is a saved game, not a ruleset"], diags
+    assert "--resume" in diags[0].msg and "replay" in diags[0].msg
+
+
+def test_an_extension_file_named_as_a_ruleset(tmp_path, capsys):
+    path = ROOT / "examples" / "my_events.yaml"
+    diags = parse_diags(validate_inprocess(capsys, path).out, [str(path)])
+    assert len(diags) == 1 and "extension file" in diags[0].msg and "--with" in diags[0].msg, diags
+
+
+def test_a_text_file_given_as_an_extension(tmp_path, capsys):
+    ext = write(tmp_path, "Remember to buy milk\n", "notes.txt")
+    r = validate_inprocess(capsys, TRICK, "--with", ext)
+    diags = parse_diags(r.out, [str(ext)])
+    assert r.rc == 1 and len(diags) == 1, r.out
+    assert diags[0].msg.startswith("this is not an extension file (") and "cards:" in diags[0].msg
+
+
+def test_a_directory_names_its_yaml_files(capsys):
+    r = validate_inprocess(capsys, ROOT / "rulesets")
+    diags = parse_diags(r.out, [str(ROOT / "rulesets")], file_level_ok=True)
+    assert r.rc == 1 and len(diags) == 1, r.out
+    assert "directory" in diags[0].msg and str(ROOT / "rulesets" / "railways.yaml") in diags[0].msg
+
+
+def test_a_broken_ruleset_is_still_reported_at_its_line(tmp_path, capsys):
+    """A ruleset with a syntax error is taken for a ruleset, even with its first section misspelt."""
+    for first in ("game:", "gmae:"):
+        t = mutate("game:", first, mutate("  players: [2, 3]", "  players: [2, 3"))
+        diags = _single_report(capsys, tmp_path, t)
+        assert [d.msg[:12] for d in diags] == ["YAML syntax:"], diags
+
+
 # ------------------------------------------------------------------ positions in rule text
 
 
