@@ -19,7 +19,7 @@ from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
 from .lang.builtins import end_reason
 from .lang.compiler import Compiler, Names, never_suspending
-from .lang.parser import ParseProblem, parse
+from .lang.parser import ParseProblem, indentation_tabs, parse
 from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from .schema import schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
@@ -605,11 +605,17 @@ class _Builder:
         key = (path, start)
         if key not in self._trees:
             text = self._text(path)
+            tabs = indentation_tabs(text)
+            for line, column in tabs:
+                self.problems.append(Diagnostic(self.smap.text_location(path, text, line, column),
+                                                f"in {rule}: a tab in the indentation; indent rule text with "
+                                                "spaces (a tab counts as 8 columns, whatever an editor shows)"))
             try:
-                self._trees[key] = parse(text, start)
+                self._trees[key] = parse(text, start)  # with tabs, for the other errors it may have
             except ParseProblem as exc:
-                self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
-                                                f"in {rule}: {exc.message}"))
+                if not tabs:  # with tabs, a syntax error is likely their doing: they are reported
+                    self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
+                                                    f"in {rule}: {exc.message}"))
                 self._trees[key] = None
         return self._trees[key]
 

@@ -481,6 +481,32 @@ def test_inconsistent_dedent_points_at_the_dedented_line(tmp_path, capsys):
     assert diags[0].line == where(t, "        move(c, pile)")[0], diags
 
 
+def test_tab_in_the_indentation_of_rule_text_is_an_error_where_it_is(tmp_path, capsys):
+    """The parser counts a tab as 8 columns: here it would put `points[p] += 1` inside the
+    `if`, though an editor showing tabs 4 wide shows it outside. Reported, never guessed."""
+    t = mutate("          points[p] += c.value\n",
+               "          points[p] += c.value\n          if c.value > 3:\n"
+               "                  points[p] += 1\n          \tpoints[p] += 1\n")
+    diags = _single_report(capsys, tmp_path, t)
+    assert [(d.line, d.col) for d in diags] == [where(t, "\tpoints")], diags
+    assert "tab" in diags[0].msg and "spaces" in diags[0].msg and "in flow" in diags[0].msg
+
+
+def test_every_tab_in_rule_text_is_reported(tmp_path, capsys):
+    t = mutate("  shuffle(deck)\n", "  shuffle(deck)\n  if true:\n  \tshuffle(deck)\n")
+    t = mutate("  score: points[player]", "  score: |\n    (points[player]\n    \t+ 1)", t)
+    t = mutate("  for p in players:\n      deal", "  for p in plyers:\n      deal", t)
+    diags = _single_report(capsys, tmp_path, t)
+    assert [(d.line, d.col) for d in diags] == sorted([where(t, "\tshuffle"), where(t, "plyers"),
+                                                      where(t, "\t+ 1")]), diags
+
+
+def test_tabs_elsewhere_in_rule_text_are_fine(tmp_path, capsys):
+    t = mutate("          points[p] += c.value", "          points[p] +=\tc.value  \t# a comment\n  \t\n")
+    r = validate_inprocess(capsys, write(tmp_path, t))
+    assert r.rc == 0, r.out + r.err
+
+
 # ------------------------------------------------------------------ half-typed and truncated files
 
 

@@ -224,6 +224,18 @@ def parse(text: str, start: str) -> Tree:
     return tree
 
 
+def indentation_tabs(text: str) -> list[tuple[int, int]]:
+    """(line, column) of every tab in the indentation of a line of `text` (blank lines and
+    comments aside). The parser counts a tab as 8 columns, which the author's editor may not
+    show, so a tab could silently move a statement into or out of a block."""
+    found = []
+    for number, line in enumerate(text.split("\n"), 1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent and line.strip() and not line.lstrip().startswith("#"):
+            found.append((number, indent.index("\t") + 1))
+    return found
+
+
 def _bad_dedent(source: str) -> tuple[int, int]:
     """The first line whose indentation returns to no enclosing level (line, indent)."""
     levels = [0]
