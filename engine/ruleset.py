@@ -15,6 +15,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from .board import Board, Place
+from .checks import duplicate_cards
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
 from .lang.builtins import end_reason
@@ -224,7 +225,11 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     sources = MergedSourceMap(smap)
     cards = data.setdefault("cards", [])
     removals: list[tuple[str, Location]] = []
-    for ext in extensions:
+    for n, ext in enumerate(extensions):
+        if any(Path(ext).resolve() == Path(other).resolve() for other in extensions[:n]):
+            problems.append(Diagnostic(Location(str(ext)), "this extension file is given twice with --with "
+                                       "(its cards would be added twice); give it once"))
+            continue
         ext_raw, ext_problems = _read(ext)
         problems += ext_problems
         if ext_raw is None:
@@ -306,6 +311,7 @@ class _Builder:
         counters = self._counters(d.get("counters", {}), constants)
         kinds = d.get("card_kinds", {})
         cards = self._cards(d.get("cards", []), kinds, zones)
+        self.problems += duplicate_cards(cards, self.smap)
         properties = {p for k in kinds.values() for p in k.get("properties", {})}
         properties |= {p for b in d.get("boards", {}).values() for p in b.get("properties", {})}
         names = Names(constants={**constants, **boards}, counters={n: c.per for n, c in counters.items()},

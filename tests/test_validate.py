@@ -348,6 +348,58 @@ def test_unreadable_path(kind, tmp_path, capsys):
         assert ("no such file" in msg) if kind == "missing" else ("directory" in msg)
 
 
+# ------------------------------------------------------------------ the same card twice
+
+
+def test_a_card_name_repeated_in_a_kind_is_an_error_at_the_repeat(tmp_path, capsys):
+    t = mutate("  - {kind: number, name: Frost, value: 6}\n",
+               "  - {kind: number, name: Frost, value: 6}\n  - {kind: number, name: Amber, value: 1}\n")
+    diags = _single_report(capsys, tmp_path, t)
+    repeat = t.rindex("Amber")
+    assert [(d.line, d.col) for d in diags] == [(t.count("\n", 0, repeat) + 1, where(t, "Amber")[1])], diags
+    assert f"already an entry at line {where(t, 'Amber')[0]}" in diags[0].msg
+    assert "count: N" in diags[0].msg
+
+
+def test_a_repeated_entry_without_a_name_is_an_error(tmp_path, capsys):
+    t = mutate("  - {kind: number, name: Frost, value: 6}\n",
+               "  - {kind: number, name: Frost, value: 6}\n  - {kind: number, value: 7}\n"
+               "  - {kind: number, value: 8}\n  - {kind: number, value: 7}\n")
+    diags = _single_report(capsys, tmp_path, t)
+    first, repeat = where(t, "{kind: number, value: 7}")[0], t.count("\n", 0, t.rindex("value: 7")) + 1
+    assert [d.line for d in diags] == [repeat], diags
+    assert f"repeats the one at line {first}" in diags[0].msg and "count: N" in diags[0].msg
+
+
+def test_copies_by_count_and_names_told_apart_by_the_label_are_fine(tmp_path, capsys):
+    """As a ruleset's tickets of several colours: one name, a label showing the colour."""
+    t = mutate('    label: "{name}"', '    label: "{name} {value}"')
+    t = mutate("  - {kind: number, name: Frost, value: 6}\n",
+               "  - {kind: number, name: Frost, value: 6}\n  - {kind: number, name: Amber, value: 9}\n"
+               "  - {kind: number, name: Gem, value: 1, count: 3}\n", t)
+    r = validate_inprocess(capsys, write(tmp_path, t))
+    assert r.rc == 0, r.out + r.err
+
+
+def test_an_extension_repeating_a_card_is_reported_in_the_extension(tmp_path, capsys):
+    rules = write(tmp_path, BASE)
+    ext = write(tmp_path, "cards:\n  - {kind: number, name: Gem, value: 8}\n  - {kind: number, name: Coral, value: 3}\n",
+                "more.yaml")
+    r = validate_inprocess(capsys, rules, "--with", ext)
+    diags = parse_diags(r.out, [str(rules), str(ext)])
+    assert [(d.file, d.line) for d in diags] == [(str(ext), 3)], r.out
+    assert f"already an entry at {rules}:{where(BASE, 'Coral')[0]}" in diags[0].msg
+    assert "remove_cards" in diags[0].msg
+
+
+def test_an_extension_given_twice_is_reported_once(tmp_path, capsys):
+    rules = write(tmp_path, BASE)
+    ext = write(tmp_path, "cards:\n  - {kind: number, name: Gem, value: 8}\n", "more.yaml")
+    r = validate_inprocess(capsys, rules, "--with", ext, "--with", ext)
+    diags = parse_diags(r.out, [str(ext)], file_level_ok=True)
+    assert r.rc == 1 and len(diags) == 1 and "given twice" in diags[0].msg, r.out
+
+
 # ------------------------------------------------------------------ a file that is no ruleset
 
 NOT_RULESETS: dict[str, str | bytes] = {
