@@ -6,9 +6,13 @@ emitted with.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections import defaultdict
+from typing import Any, Callable
 
-from .errors import Diagnostic, Location
+from lark import Tree
+
+from .errors import Diagnostic, Location, suggest
+from .lang.compiler import string_value
 from .table import Card
 from .yamlload import MergedSourceMap, SourceMap
 
@@ -46,4 +50,54 @@ def duplicate_cards(cards: list[Card], smap: SourceMap | MergedSourceMap) -> lis
         if here.file != there.file:
             message += f"; to replace a card of {there.file}, add its name to remove_cards"
         problems.append(Diagnostic(here, message))
+    return problems
+
+
+Emit = tuple[str | None, int, Location]  # the event (None: not written as a string), arguments, where
+
+
+def emits(tree: Tree, where: Callable[[int, int], Location]) -> list[Emit]:
+    """Every `emit(...)` in a rule's tree; `where` turns a line and column of its text into a place."""
+    found = []
+    for node in tree.iter_subtrees():
+        callee, args = (node.children + [None, None])[:2] if node.data == "call" else (None, None)
+        if not (isinstance(callee, Tree) and callee.data == "name" and str(callee.children[0]) == "emit"):
+            continue
+        items = [] if args is None else args.children if args.data == "arguments" else [args]
+        if not items:  # no event at all: a wrong number of arguments, reported by the compiler
+            continue
+        first, token = items[0], callee.children[0]
+        event = string_value(first.children[0]) if isinstance(first, Tree) and first.data == "string" else None
+        found.append((event, len(items) - 1, where(token.line, token.column)))
+    return found
+
+
+def trigger_arity(triggers: list[tuple[tuple, dict]], emitted: list[Emit],
+                  smap: SourceMap | MergedSourceMap) -> list[Diagnostic]:
+    """Each trigger (its path and entry) whose parameters do not match every `emit` of its event,
+    reported where the trigger is written; and a trigger on an event no rule emits, when every
+    `emit` names its event as a string (otherwise it might be emitted under a computed name)."""
+    by_event: dict[str, list[tuple[int, Location]]] = defaultdict(list)
+    for event, count, where in emitted:
+        if event is not None:
+            by_event[event].append((count, where))
+    computed = any(event is None for event, _, _ in emitted)
+    problems = []
+    for path, t in triggers:
+        event, params = t["on"], t.get("params", [])
+        here = smap.at(path + (("params",) if "params" in t else ("on",)))
+        if event not in by_event:
+            if not computed:
+                problems.append(Diagnostic(smap.at(path + ("on",)), f"no rule emits the event '{event}'{suggest(event, by_event)}, "
+                                                 f"so this trigger never runs; a rule emits it with "
+                                                 f"emit(\"{event}\", ...)"))
+            continue
+        wrong = [(count, where) for count, where in by_event[event] if count != len(params)]
+        if wrong:
+            places = "; ".join(f"with {count} argument(s) at {_place(here, where)}:{where.column}"
+                               for count, where in wrong[:3]) + ("; ..." if len(wrong) > 3 else "")
+            named = f" ({', '.join(params)})" if params else ""
+            problems.append(Diagnostic(here, f"the trigger on '{event}' has {len(params)} parameter(s){named}, "
+                                             f"but '{event}' is emitted {places}; `params:` names one "
+                                             "parameter for each argument after the event's name"))
     return problems

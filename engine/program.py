@@ -297,8 +297,10 @@ class EmitNext(Op):
             if sources is None:
                 args = env["args"]
                 if len(args) != len(trigger.params):
-                    raise EffectError(f"event '{env['event']}' was given {len(args)} argument(s) but its "
-                                      f"trigger takes {len(trigger.params)} ({', '.join(trigger.params)})")
+                    named = f" ({', '.join(trigger.params)})" if trigger.params else ""
+                    raise EffectError(f"event '{env['event']}' was given {len(args)} argument(s) but the "
+                                      f"{trigger.rule} at {trigger.where} has {len(trigger.params)} "
+                                      f"parameter(s){named}")
                 sources = env["sources"] = [None] if trigger.holders is None else [
                     c for c in g.rules.holding(trigger.holders)
                     if trigger.while_in is None or table.where[c.index].name in trigger.while_in]

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from .board import Board, Place
-from .checks import duplicate_cards
+from .checks import duplicate_cards, emits, trigger_arity
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
 from .lang.builtins import end_reason
@@ -73,6 +73,7 @@ class Trigger:
     holders: frozenset[int] | None  # card entries whose cards carry it; None: a rule of the game
     while_in: frozenset[str] | None
     rule: str
+    where: Location | None = None  # where it is written (an extension's trigger: in that file)
 
 
 @dataclass
@@ -289,6 +290,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.codes: dict[str, Code] = {}
         self._trees: dict[tuple, Tree | None] = {}
+        self.triggers: list[tuple[tuple, dict]] = []  # where each trigger is written, and its entry
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -380,7 +382,18 @@ class _Builder:
                 self.error(("scoring", "teams", "groups"), "a seat is in more than one team")
             rs.teams = (when, groups)
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
+        self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         return rs
+
+    def _emits(self) -> list:
+        """Every `emit(...)` of every rule that parsed, with its place in the files."""
+        found = []
+        for (path, _), tree in self._trees.items():
+            if tree is not None:
+                text = self._text(path)
+                found += emits(tree, lambda line, col, path=path, text=text:
+                               self.smap.text_location(path, text, line, col))
+        return found
 
     def _check_name_clashes(self, names: Names) -> None:
         seen: dict[str, str] = {}
@@ -540,13 +553,15 @@ class _Builder:
                  zones: dict) -> None:
         if not isinstance(t, dict) or "on" not in t or "do" not in t:
             return
+        self.triggers.append((path, t))
         params = t.get("params", [])
         scope = params + (["card", "owner"] if holders is not None else [])
         rule = f"trigger on '{t['on']}'" + (f" of {what}" if what else "")
         while_in = self._while_in(path, t, holders, zones)
         cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in t else None
         code = self.compile(path + ("do",), "program", scope, rule)
-        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, code, holders, while_in, rule))
+        rs.triggers.setdefault(t["on"], []).append(Trigger(t["on"], params, cond, code, holders, while_in, rule,
+                                                           self.smap.at(path + ("on",))))
 
     def _modifier(self, rs: Ruleset, path: tuple, m: dict, holders: frozenset[int], what: str,
                   zones: dict) -> None:

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from engine.cli import main
-from engine.errors import RulesetError
+from engine.errors import EffectError, RulesetError
 from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.saves import replay
@@ -94,8 +94,9 @@ def test_mistakes_in_an_extension_point_into_its_own_file(files, tmp_path):
     assert f"{bad}:3:12: error: unknown card kind 'evnet' (did you mean 'event'?)" in text
     assert f"{bad}:4:28: error: 'valeu' is not a property of card kind 'event' (did you mean 'value'?)" in text
     assert f"{bad}:9:36: error: unknown name 'plyer'" in text
-    assert len(err.value.diagnostics) == 4  # one report per mistake
-    assert str(base) not in text  # nothing is wrong with the shipped file
+    assert f"{bad}:9:14: error: the trigger on 'revealed' has 0 parameter(s)" in text  # emitted with c
+    assert len(err.value.diagnostics) == 5  # one report per mistake
+    assert {d.location.file for d in err.value.diagnostics} == {str(bad)}  # nothing is wrong with the shipped file
 
 
 def test_validate_and_play_with_an_extension(files, tmp_path, capsys):
@@ -121,3 +122,28 @@ def test_an_extension_with_unknown_keys_is_rejected(files, tmp_path):
     with pytest.raises(RulesetError, match=r"keys.yaml:1:1: error: unknown key 'zones'"):
         load_ruleset(base, [bad])
 
+
+
+def test_a_trigger_of_an_extension_not_matching_its_event_is_reported_there(files, tmp_path):
+    """Found at load time, in the extension file where the trigger is written, with the place
+    of the emit; not in play, at the ruleset's emit."""
+    base, _ = files
+    bad = tmp_path / "arity.yaml"
+    bad.write_text(MINE.replace("params: [c]", "params: [c, d]"))
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [bad])
+    assert [str(d.location) for d in err.value.diagnostics] == [f"{bad}:10:17"]
+    emitted = BASE.split("\n").index('      emit("revealed", c)') + 1
+    assert f"with 1 argument(s) at {base}:{emitted}:7" in err.value.diagnostics[0].message
+
+
+def test_an_event_emitted_under_a_computed_name_names_the_trigger_in_play(files, tmp_path):
+    base, _ = files
+    computed = tmp_path / "computed.yaml"
+    computed.write_text(BASE.replace('emit("revealed", c)', 'let e = "revealed"\n      emit(e, c)'))
+    bad = tmp_path / "arity.yaml"
+    bad.write_text(MINE.replace("params: [c]", "params: [c, d]"))
+    rules = load_ruleset(computed, [bad])  # the event's name is known only in play
+    with pytest.raises(EffectError) as err:
+        Game(rules, 2, seed=1)
+    assert f"the trigger on 'revealed' of card Windfall at {bad}:9:13 has 2 parameter(s) (c, d)" in str(err.value)

@@ -400,6 +400,47 @@ def test_an_extension_given_twice_is_reported_once(tmp_path, capsys):
     assert r.rc == 1 and len(diags) == 1 and "given twice" in diags[0].msg, r.out
 
 
+# ------------------------------------------------------------------ triggers and the events they hear
+
+EMITTING = mutate("          points[p] += c.value\n",
+                  "          points[p] += c.value\n          emit(\"played\", p, c)\n") + \
+    "triggers:\n  - on: played\n    params: [p, c]\n    do: points[p] += 1\n"
+
+
+def test_trigger_arity_matching_every_emit_is_fine(tmp_path, capsys):
+    r = validate_inprocess(capsys, write(tmp_path, EMITTING))
+    assert r.rc == 0, r.out + r.err
+
+
+def test_trigger_with_the_wrong_number_of_parameters_is_reported_at_its_params(tmp_path, capsys):
+    t = mutate("    params: [p, c]", "    params: [p]", EMITTING)
+    t = mutate("  shuffle(deck)\n", "  shuffle(deck)\n  emit(\"played\", 1, first(deck))\n  emit(\"played\", 2)\n", t)
+    diags = _single_report(capsys, tmp_path, t)
+    assert [(d.line, d.col) for d in diags] == [where(t, "params: [p]", 8)], diags
+    msg = diags[0].msg
+    assert "has 1 parameter(s) (p)" in msg and "params:" in msg
+    first, second = where(t, 'emit("played", p'), where(t, 'emit("played", 1')
+    assert f"with 2 argument(s) at line {first[0]}:{first[1]}" in msg
+    assert f"with 2 argument(s) at line {second[0]}:{second[1]}" in msg
+    matching = where(t, 'emit("played", 2)')
+    assert f"line {matching[0]}:{matching[1]}" not in msg  # that one has the parameters' number
+
+
+def test_trigger_on_an_event_no_rule_emits_gets_did_you_mean(tmp_path, capsys):
+    t = mutate("  - on: played\n", "  - on: plaid\n", EMITTING)
+    diags = _single_report(capsys, tmp_path, t)
+    assert [(d.line, d.col) for d in diags] == [where(t, "plaid")], diags
+    assert "no rule emits the event 'plaid'" in diags[0].msg and "did you mean 'played'" in diags[0].msg
+
+
+def test_an_event_emitted_under_a_computed_name_is_left_to_play(tmp_path, capsys):
+    """`emit(name, ...)` with a name worked out in play could emit anything: no 'never emitted'."""
+    t = mutate("  - on: played\n", "  - on: plaid\n", EMITTING)
+    t = mutate("  shuffle(deck)\n", "  shuffle(deck)\n  let e = \"x\"\n  emit(e)\n", t)
+    r = validate_inprocess(capsys, write(tmp_path, t))
+    assert r.rc == 0, r.out + r.err
+
+
 # ------------------------------------------------------------------ a file that is no ruleset
 
 NOT_RULESETS: dict[str, str | bytes] = {

@@ -241,6 +241,12 @@ RUNTIME: dict[str, Any] = {
 
 # ---------------------------------------------------------------- building ast nodes
 
+def string_value(token: Token) -> str:
+    """The text a string literal of the effect language stands for."""
+    raw = str(token)[1:-1]
+    return raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
+
+
 def _name(name: str) -> ast.Name:
     return ast.Name(name, ast.Load())
 
@@ -725,8 +731,7 @@ class Compiler:
         return _const(float(text) if "." in text else int(text))
 
     def _e_string(self, node):
-        raw = str(node.children[0])[1:-1]
-        return _const(raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\"))
+        return _const(string_value(node.children[0]))
 
     def _e_true(self, node):
         return _const(True)
