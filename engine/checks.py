@@ -1,11 +1,13 @@
-"""Checks across a whole ruleset, with its extension files, that no single entry can make.
+"""Checks of a ruleset, with its extension files, that its schema cannot express.
 
-Each finds a mistake that used to load without a word and show only in play: two entries
-making the same card, and a trigger taking more or fewer parameters than its event is
-emitted with.
+Each finds a mistake that used to load without a word and show only in play (two entries
+making the same card, a trigger taking more or fewer parameters than its event is emitted
+with) or that ended in a traceback (a label template reaching into a value).
 """
 from __future__ import annotations
 
+import re
+import string
 from collections import defaultdict
 from typing import Any, Callable
 
@@ -17,6 +19,7 @@ from .table import Card
 from .yamlload import MergedSourceMap, SourceMap
 
 COPIES = "for several copies of one card, write one entry with `count: N`"
+MAX_LABEL_WIDTH = 1000
 
 
 def _place(here: Location, there: Location) -> str:
@@ -101,3 +104,24 @@ def trigger_arity(triggers: list[tuple[tuple, dict]], emitted: list[Emit],
                                              f"but '{event}' is emitted {places}; `params:` names one "
                                              "parameter for each argument after the event's name"))
     return problems
+
+
+def template_problem(template: str, fields: list[str]) -> str | None:
+    """What is wrong with a label template, or None: each `{...}` names one of `fields` plainly
+    (no `.attribute` or `[index]`, which reach into Python values), with at most a format spec
+    without nested fields or widths over MAX_LABEL_WIDTH."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        return f"{exc} (a literal brace is written twice: '{{{{' or '}}}}')"
+    for _, field, spec, _ in parts:
+        if field is None:
+            continue
+        if not field.isidentifier():
+            return (f"'{{{field}}}' is not a plain field; write {{property}}, {{name}} or {{kind}}, "
+                    "with a format if you like ({rank:02d})")
+        if field not in fields:
+            return f"'{{{field}}}' is none of its fields{suggest(field, fields)}; they are: {', '.join(fields)}"
+        if "{" in (spec or "") or any(int(n) > MAX_LABEL_WIDTH for n in re.findall(r"\d+", spec or "")):
+            return f"the format '{spec}' of '{{{field}}}' has a nested field or a width over {MAX_LABEL_WIDTH}"
+    return None

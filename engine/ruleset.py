@@ -15,7 +15,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from .board import Board, Place
-from .checks import duplicate_cards, emits, trigger_arity
+from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
 from .lang.builtins import end_reason
@@ -291,6 +291,7 @@ class _Builder:
         self.codes: dict[str, Code] = {}
         self._trees: dict[tuple, Tree | None] = {}
         self.triggers: list[tuple[tuple, dict]] = []  # where each trigger is written, and its entry
+        self._bad_templates: set[tuple] = set()  # label templates already reported
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -439,7 +440,8 @@ class _Builder:
                     self.error(path + ("id",), f"duplicate place id '{place_id}'")
                     continue
                 place = Place(place_id, name, props,
-                              self._label(path, b.get("label", ""), place_id, name, {"id": place_id, **props})
+                              self._label(path, ("boards", name, "label"), b.get("label", ""),
+                                          list(declared) + ["id"], place_id, name, {"id": place_id, **props})
                               if b.get("label") else place_id, entry.get("q"), entry.get("r"))
                 board.places.append(place)
                 board.by_id[place_id] = place
@@ -507,7 +509,8 @@ class _Builder:
             elif "zone" in entry and zones[zone].per is not None:
                 self.error(path + ("zone",), f"cards cannot start in '{zone}': it is one zone per {zones[zone].per}")
             name = entry.get("name", "")
-            label = self._label(path, kind.get("label", ""), name, kind_name, props)
+            label = self._label(path, ("card_kinds", kind_name, "label"), kind.get("label", ""),
+                                list(kind.get("properties", {})), name, kind_name, props)
             back = {p: props[p] for p in kind.get("back", []) if p in props}
             count = entry.get("count", 1)
             total += count
@@ -540,13 +543,22 @@ class _Builder:
                 self.error(path, f"missing the property '{key}' of {owner}")
         return props
 
-    def _label(self, path: tuple, template: str, name: str, kind: str, props: dict) -> str:
+    def _label(self, path: tuple, template_path: tuple, template: str, fields: list[str], name: str,
+               kind: str, props: dict) -> str:
+        """The label of the card or place at `path` from the template at `template_path` (a
+        mistake in the template itself is reported there, once; one in filling it, at `path`)."""
         if not template:
             return name or kind.replace("_", " ")
+        problem = template_problem(template, ["name", "kind"] + fields)
+        if problem is not None:
+            if template_path not in self._bad_templates:
+                self._bad_templates.add(template_path)
+                self.error(template_path, f"the label '{template}' of '{kind}' cannot be filled: {problem}")
+            return name or kind
         try:
             return string.Formatter().vformat(template, (), {"name": name, "kind": kind, **props})
-        except (KeyError, IndexError, ValueError) as exc:
-            self.error(path, f"the label '{template}' of kind '{kind}' cannot be filled: {exc}")
+        except (KeyError, TypeError, ValueError) as exc:  # a value missing, or a format not for it
+            self.error(path, f"the label '{template}' of '{kind}' cannot be filled: {exc}")
             return name or kind
 
     def _trigger(self, rs: Ruleset, path: tuple, t: dict, holders: frozenset[int] | None, what: str,

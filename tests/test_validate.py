@@ -441,6 +441,31 @@ def test_an_event_emitted_under_a_computed_name_is_left_to_play(tmp_path, capsys
     assert r.rc == 0, r.out + r.err
 
 
+# ------------------------------------------------------------------ label templates
+
+
+@pytest.mark.parametrize("template,words", [
+    ("{value[0]}", "not a plain field"),        # was a TypeError: an int has no items
+    ("{value.real.x}", "not a plain field"),    # was an AttributeError
+    ("{name.__class__}", "not a plain field"),  # was accepted, showing "<class 'str'>"
+    ("{name:>2000}", "width over 1000"),        # a label of any size was made
+    ("{name:>{value}}", "nested field"),
+    ("{valeu}", "did you mean 'value'"),
+    ("{name", "'{{'"),
+])
+def test_a_label_template_mistake_is_reported_once_at_the_template(template, words, tmp_path, capsys):
+    t = mutate('    label: "{name}"', f'    label: "{template}"')
+    diags = _single_report(capsys, tmp_path, t)
+    assert [(d.line, d.col) for d in diags] == [where(t, f'"{template}"')], diags  # not once a card
+    assert words in diags[0].msg, diags[0].msg
+
+
+def test_a_label_format_that_does_not_suit_a_value_is_reported_at_the_card(tmp_path, capsys):
+    t = mutate('    label: "{name}"', '    label: "{name} {value:.2s}"')
+    diags = _single_report(capsys, tmp_path, t)
+    assert len(diags) == 6 and diags[0].line == where(t, "Amber")[0], diags
+
+
 # ------------------------------------------------------------------ a file that is no ruleset
 
 NOT_RULESETS: dict[str, str | bytes] = {
