@@ -24,6 +24,8 @@ from engine.lang.builtins import REGISTRY
 from engine.ruleset import load_ruleset
 from engine.saves import DIGEST, content_digest, write_save
 
+from conftest import ROOT
+
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -61,7 +63,7 @@ def play(path: str) -> None:
     except RulesetError:
         return
     try:
-        game = Game(rs, 2, seed=1)
+        game = Game(rs, 2 if 2 in rs.players else rs.players[0], seed=1)
         for _ in range(50):
             if game.over:
                 break
@@ -337,3 +339,57 @@ def test_lines_typed_at_the_terminal_never_crash(text, seats):
     status, out, err = run_cli(["play", str(TINY_RULES), "--seats", seats, "--seed", "4"], typed=text)
     assert status == 0 and err == "", err
     assert ("Final scores" in out) != ("Game stopped" in out)
+
+# -------------------------------------------------------- a shipped ruleset, broken as an author might
+
+SHIPPED = (ROOT / "rulesets" / "trick_of_the_rails.yaml").read_text(encoding="utf-8").split("\n")
+PIECES = ["", "[]", "{}", '"x"', "3", "-1", "true", "null", ">-", "|", "'", "[a, b", "{a: 1}", "*x", "\t", "#"]
+
+
+@st.composite
+def broken_rulesets(draw) -> str:
+    """The shipped ruleset after 1 to 3 slips: cut short (at a line or inside one), a line or a
+    block lost or doubled, indentation changed, a tab typed, a value replaced, letters swapped."""
+    lines = list(SHIPPED)
+    for _ in range(draw(st.integers(1, 3))):
+        if not lines:
+            break
+        k = draw(st.integers(0, len(lines) - 1))
+        line = lines[k]
+        op = draw(st.sampled_from(["cut", "cut inside", "lose", "lose block", "double", "indent", "dedent",
+                                   "tab", "value", "swap"]))
+        if op == "cut":
+            lines = lines[:k]
+        elif op == "cut inside":
+            lines = lines[:k] + [line[:draw(st.integers(0, len(line)))]]
+        elif op == "lose":
+            del lines[k]
+        elif op == "lose block":
+            del lines[k:k + draw(st.integers(2, 12))]
+        elif op == "double":
+            lines.insert(k, line)
+        elif op in ("indent", "dedent"):
+            lines[k] = "  " + line if op == "indent" else line[2:]
+        elif op == "tab":
+            at = draw(st.integers(0, len(line) - len(line.lstrip())))
+            lines[k] = line[:at] + "\t" + line[at:]
+        elif op == "value" and ": " in line:
+            lines[k] = line[:line.index(": ") + 2] + draw(st.sampled_from(PIECES))
+        elif op == "swap" and len(line) > 1:
+            i = draw(st.integers(0, len(line) - 2))
+            lines[k] = line[:i] + line[i + 1] + line[i] + line[i + 2:]
+    return "\n".join(lines)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(broken_rulesets())
+def test_a_broken_shipped_ruleset_is_rejected_or_played_cleanly(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("broken") / "r.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_ruleset(path)
+    except RulesetError as exc:  # every problem at a line of the file
+        assert exc.diagnostics and all(d.location.file == str(path) and d.location.line
+                                       for d in exc.diagnostics), str(exc)
+        return
+    play(str(path))
