@@ -91,9 +91,9 @@ def trigger_arity(triggers: list[tuple[tuple, dict]], emitted: list[Emit],
         here = smap.at(path + (("params",) if "params" in t else ("on",)))
         if event not in by_event:
             if not computed:
-                problems.append(Diagnostic(smap.at(path + ("on",)), f"no rule emits the event '{event}'{suggest(event, by_event)}, "
-                                                 f"so this trigger never runs; a rule emits it with "
-                                                 f"emit(\"{event}\", ...)"))
+                problems.append(Diagnostic(smap.at(path + ("on",)),
+                                           f"no rule emits the event '{event}'{suggest(event, by_event)}, so this "
+                                           f"trigger never runs; a rule emits it with emit(\"{event}\", ...)"))
             continue
         wrong = [(count, where) for count, where in by_event[event] if count != len(params)]
         if wrong:

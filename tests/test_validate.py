@@ -383,8 +383,8 @@ def test_copies_by_count_and_names_told_apart_by_the_label_are_fine(tmp_path, ca
 
 def test_an_extension_repeating_a_card_is_reported_in_the_extension(tmp_path, capsys):
     rules = write(tmp_path, BASE)
-    ext = write(tmp_path, "cards:\n  - {kind: number, name: Gem, value: 8}\n  - {kind: number, name: Coral, value: 3}\n",
-                "more.yaml")
+    ext = write(tmp_path, "cards:\n  - {kind: number, name: Gem, value: 8}\n"
+                          "  - {kind: number, name: Coral, value: 3}\n", "more.yaml")
     r = validate_inprocess(capsys, rules, "--with", ext)
     diags = parse_diags(r.out, [str(rules), str(ext)])
     assert [(d.file, d.line) for d in diags] == [(str(ext), 3)], r.out
@@ -631,7 +631,8 @@ def test_tabs_elsewhere_in_rule_text_are_fine(tmp_path, capsys):
 @pytest.mark.parametrize("header", [">-", ">", "|", "|-", ">+"])
 def test_empty_block_scalar_followed_by_a_key_is_the_empty_string(header, tmp_path, capsys):
     """`description: >-` with nothing under it, as a half-typed file has it, is YAML's empty string."""
-    r = validate_inprocess(capsys, write(tmp_path, mutate("  name: Tiny\n", f"  name: Tiny\n  description: {header}\n")))
+    t = mutate("  name: Tiny\n", f"  name: Tiny\n  description: {header}\n")
+    r = validate_inprocess(capsys, write(tmp_path, t))
     assert_no_traceback(r)
     assert r.rc == 0, r.out + r.err
 
