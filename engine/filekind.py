@@ -3,7 +3,8 @@
 Naming the wrong file (a text file, a program, a saved game, a JSON schema...) should get one
 line saying what the file is not and what the right one looks like, not a list of complaints
 about its content or its first line quoted back. A file that has at least one of the expected
-sections is taken for a broken ruleset, and its mistakes are reported one by one.
+sections (or, for half of its keys, a near miss of one) is taken for a broken ruleset, and its
+mistakes are reported one by one, with a "did you mean".
 """
 from __future__ import annotations
 
@@ -80,7 +81,8 @@ def wrong_file(file: str, raw: bytes, data: Any, smap: SourceMap, problems: list
     if schema == EXTENSION and "game" in keys:
         return Diagnostic(smap.at(("game",), key=True), "this is a ruleset, not an extension file: name it "
                           f"without --with; {SHAPE[EXTENSION]}")
-    if not any(k in SECTIONS[schema] for k in keys):
+    near = [k for k in keys if difflib.get_close_matches(k, SECTIONS[schema], n=1)]
+    if not any(k in SECTIONS[schema] for k in keys) and len(near) * 2 < max(len(keys), 1):
         shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
         if keys or schema == RULESET:  # an empty extension adds nothing, as it always did
             return say(f"none of its keys ({shown}) is a section of one" if keys else "it is an empty mapping")

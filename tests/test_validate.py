@@ -535,6 +535,12 @@ def test_a_directory_names_its_yaml_files(capsys):
     assert "directory" in diags[0].msg and str(ROOT / "rulesets" / "railways.yaml") in diags[0].msg
 
 
+def test_a_half_typed_ruleset_with_a_misspelt_section_gets_did_you_mean(tmp_path, capsys):
+    path = write(tmp_path, "gmae:\n  name: Tiny\n  players: [2]\n")
+    diags = parse_diags(validate_inprocess(capsys, path).out, [str(path)])
+    assert any("unknown key 'gmae'" in d.msg and "did you mean 'game'" in d.msg for d in diags), diags
+
+
 def test_a_broken_ruleset_is_still_reported_at_its_line(tmp_path, capsys):
     """A ruleset with a syntax error is taken for a ruleset, even with its first section misspelt."""
     for first in ("game:", "gmae:"):
