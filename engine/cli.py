@@ -23,7 +23,8 @@ from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
 from .saves import replay, resume, same_state, write_save
-from .simulate import MAX_DECISIONS, Interrupted, play, simulate, stderr_if_tty
+from .runfile import header
+from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
 
@@ -91,14 +92,15 @@ def _parser() -> argparse.ArgumentParser:
                     "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
-                       description="Play GAMES games between bots (random ones by default), on every core.\n"
-                       "Prints a summary (wins, scores, why games ended); with --json one object with a\n"
-                       "'results' list (seed, scores, winners, turn order, end reason per game) and totals;\n"
-                       "with --csv a row a game. The results depend on the seed only, not on --jobs or\n"
-                       "--backend. A game whose rules fail is reported with the command that replays it,\n"
-                       "and the others go on (exit status 1). With --out, games are kept in a file as they\n"
-                       "end: the same command again, after Ctrl-C or a crash, plays only the games not yet\n"
-                       "in it; with more --games it extends the run.",
+                       description=_wrap("Play GAMES games between bots (random ones by default), on every "
+                       "core, and print the report that engine report prints of them: win share by seat and by "
+                       "turn position with 95% intervals, scores, game lengths, why games ended, failed games "
+                       "(how to read it: docs/balance.md). With --json, one object with a 'results' list (seed, "
+                       "scores, winners, turn order, end reason per game) and totals; with --csv, a row a game. "
+                       "The results depend on the seed only, not on --jobs or --backend. A game whose rules fail "
+                       "is reported with the command that replays it, and the others go on (exit status 1). "
+                       "With --out, games are kept in a file as they end: the same command again, after Ctrl-C "
+                       "or a crash, plays only the games not yet in it; with more --games it extends the run."),
                        epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
@@ -363,7 +365,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     elif args.csv:
         write_csv(report["results"], players, sys.stdout)
     else:
-        _summary(report, ruleset.name, seats)
+        spec = RunSpec.of(ruleset, players, seats, options, seed, args.max_decisions)
+        _print_report(build_report(report["results"], header(spec, args.games)["run"]))
     if failed:
         first = failed[0]
         print(f"engine: the rules failed in {len(failed)} of {args.games} games; game {first['game']}: "
@@ -373,22 +376,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
-
-
-def _summary(report: dict[str, Any], name: str, seats: list[str]) -> None:
-    t, players, games = report["totals"], report["players"], report["games"]
-    who = f"{players} random players" if set(seats) == {"random"} else f"{players} players ({', '.join(seats)})"
-    print(f"{name}: {games} games, {who}, seed {report['seed']}")
-    print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
-    for seat, wins in t["wins_by_seat"].items():
-        print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
-    ends = t["games_by_end_reason"]
-    if t["errors"]:
-        ends = {**ends, "a failing rule": t["errors"]}
-    print("ended by: " + ", ".join(f"{reason} {_share(n, games)}" for reason, n in ends.items()))
-    rate = f"{t['seconds']}s, {t['games_per_second']} games/s" if t["played"] else "no games to play"
-    kept = f" ({games - t['played']} from the --out file)" if t["played"] < games else ""
-    print(f"{t['mean_decisions']:.1f} decisions a game; {rate}{kept}")
 
 
 def write_csv(records: list[dict[str, Any]], players: int, out: TextIO) -> None:
@@ -461,11 +448,6 @@ def _show(result: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any
     return 0
 
 
-def _share(n: int, total: int) -> str:
-    """n of total as a percentage; a rare case shows as "<1%", not as a "0%" that hides it."""
-    return f"{n / total:.0%}" if 100 * n >= total or n == 0 else "<1%"
-
-
 def game_over(game: Game) -> str:
     """'Game over', with why when the game says (a game restored from an old save may not)."""
     return "Game over" + (f" ({game.end_reason})" if game.end_reason else "")
@@ -502,10 +484,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
 def cmd_report(args: argparse.Namespace) -> int:
     if args.html:
         require_matplotlib()  # before reading a large file, not after
@@ -517,11 +495,16 @@ def cmd_report(args: argparse.Namespace) -> int:
         json.dump(report, sys.stdout, indent=1)
         print()
     else:
-        print(render_text(report, ascii_only=not _can_print("▁█")))
+        _print_report(report)
     if args.html:
         write_html(report, args.html)
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    """The text report, as `engine report` prints it and `engine simulate` after its games."""
+    print(render_text(report, ascii_only=not _can_print("▁█")))
 
 
 def _can_print(text: str) -> bool:
@@ -531,3 +514,7 @@ def _can_print(text: str) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
