@@ -129,29 +129,36 @@ def _parser() -> argparse.ArgumentParser:
                        "after it means the ruleset as it is) on the same seeds, and say which differences in "
                        "win share, score and game length are detectable at 95%."),
                        epilog="examples:\n  engine compare rulesets/GAME.yaml -n 4 -g 400 --with my_cards.yaml --against\n  "
-                       "engine compare rulesets/GAME.yaml -n 4 -g 2000 -o expert=true --against -o expert=false",
+                       "engine compare rulesets/GAME.yaml -n 4 -g 2000 -o expert=true --against -o expert=false\n"
+                       "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(c)
     c.add_argument("--games", "-g", type=int, default=1000, help="games of each variant (default: 1000)")
-    c.add_argument("--seats", help="the bots, one per player, as for simulate (default: random for every seat)")
+    c.add_argument("--seats", help="comma-separated bots, one per player (below; default: random for every seat)")
     c.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                   help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
+                   help=f"stop a game after N decisions and score it as it stands (default: {MAX_DECISIONS})")
     c.add_argument("--json", action="store_true", help="print the comparison as JSON")
     c.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
     c.add_argument("--against", action="store_true",
                    help="the --with FILE and --option NAME=VALUE after it make the variant to compare against")
 
     la = sub.add_parser("ladder", help="does better play win more? every pair of agents, seats alternating",
-                        description=_wrap("Play GAMES games for every pair of AGENTS, half with the first in seats "
-                        "1, 3, 5... and half the other way round, on the same seeds, and print the matrix of "
-                        "win shares with 95% intervals."), epilog=SEATS_HELP,
+                        description=_wrap("Does better play win more, and by how much? Play GAMES games for every "
+                        "pair of AGENTS, half with the first in seats 1, 3, 5... and half the other way round, on "
+                        "the same seeds, and print the matrix of win shares with 95% intervals (50% is even) and "
+                        "which agent beats which. If a stronger agent does not beat a weaker one, luck decides "
+                        "the game more than play. mcts games take seconds to minutes each: start with a few "
+                        "games and a smaller budget (mcts:iterations=50)."),
+                        epilog="examples:\n  engine ladder rulesets/GAME.yaml -n 4 -g 20 --seed 1\n"
+                        "  engine ladder rulesets/GAME.yaml -n 3 --agents random,greedy,mcts:iterations=50 -g 10\n"
+                        "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(la)
     la.add_argument("--agents", default="random,greedy,mcts",
-                    help="comma-separated agents, as seats are written (default: random,greedy,mcts)")
+                    help="comma-separated agents, each written as a seat (below; default: random,greedy,mcts)")
     la.add_argument("--games", "-g", type=int, default=100, help="games for each pair of agents (default: 100)")
     la.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                    help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
+                    help=f"stop a game after N decisions and score it as it stands (default: {MAX_DECISIONS})")
     la.add_argument("--json", action="store_true", help="print the matrix as JSON")
     la.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
 
