@@ -56,7 +56,9 @@ def compare(changed: Variant, base: Variant, players: int, games: int, seed: int
 
 
 def _signed(value: float, percent: bool) -> str:
-    return f"{value:+.1%}" if percent else f"{value:+.2f}"
+    """With its sign; a difference that rounds to nothing reads +0.0%, not -0.0%."""
+    text = f"{value:+.1%}" if percent else f"{value:+.2f}"
+    return "+" + text[1:] if text[1:].strip("0.%") == "" else text
 
 
 def render_compare(result: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.experiments import Variant, compare, ladder, render_compare, render_ladder
+from engine.experiments import Variant, _signed, compare, ladder, render_compare, render_ladder
 from engine.ruleset import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -40,6 +40,11 @@ def test_a_real_change_is_detected_with_its_sign():
         assert score["diff"] == pytest.approx(score["changed"] - score["base"])
     text = render_compare(result)
     assert "verdict: P1 scores -" in text and "P1 " in text
+
+
+def test_a_difference_that_rounds_to_nothing_has_no_minus_sign():
+    assert [_signed(v, True) for v in (-0.0004, 0.0, -0.02)] == ["+0.0%", "+0.0%", "-2.0%"]
+    assert [_signed(v, False) for v in (-0.004, -0.37, 1.5)] == ["+0.00", "-0.37", "+1.50"]
 
 
 def test_ladder_matrix_is_consistent():
