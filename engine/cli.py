@@ -374,6 +374,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         spec = RunSpec.of(ruleset, players, seats, options, seed, args.max_decisions)
         _print_report(build_report(report["results"], header(spec, args.games)["run"]))
+        kept = args.games - report["totals"]["played"]
+        if kept:  # said apart from the report, which is the same however the games were played
+            print(f"engine: {kept} of {args.games} games were in {args.out} already; played the other "
+                  f"{args.games - kept}" if kept < args.games else
+                  f"engine: all {args.games} games were in {args.out} already; none to play", file=sys.stderr)
     if failed:
         first = failed[0]
         print(f"engine: the rules failed in {len(failed)} of {args.games} games; game {first['game']}: "
