@@ -22,9 +22,10 @@ from .game import Game
 from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
+from .runfile import header
 from .saves import old_format_warnings, replay, resume, same_state, write_save
 from .seeds import bots_seed, secret_seed, seed_argument
-from .simulate import MAX_DECISIONS, Interrupted, play, simulate, stderr_if_tty
+from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
 from .undo import UndoHistory
 from .view import render, view
 
@@ -95,14 +96,15 @@ def _parser() -> argparse.ArgumentParser:
                     "options come from the save)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
-                       description="Play GAMES games between bots (random ones by default), on every core.\n"
-                       "Prints a summary (wins, scores, why games ended); with --json one object with a\n"
-                       "'results' list (seed, scores, winners, turn order, end reason per game) and totals;\n"
-                       "with --csv a row a game. The results depend on the seed only, not on --jobs or\n"
-                       "--backend. A game whose rules fail is reported with the command that replays it,\n"
-                       "and the others go on (exit status 1). With --out, games are kept in a file as they\n"
-                       "end: the same command again, after Ctrl-C or a crash, plays only the games not yet\n"
-                       "in it; with more --games it extends the run.",
+                       description=_wrap("Play GAMES games between bots (random ones by default), on every "
+                       "core, and print the report that engine report prints of them: win share by seat and by "
+                       "turn position with 95% intervals, scores, game lengths, why games ended, failed games "
+                       "(how to read it: docs/balance.md). With --json, one object with a 'results' list (seed, "
+                       "scores, winners, turn order, end reason per game) and totals; with --csv, a row a game. "
+                       "The results depend on the seed only, not on --jobs or --backend. A game whose rules fail "
+                       "is reported with the command that replays it, and the others go on (exit status 1). "
+                       "With --out, games are kept in a file as they end: the same command again, after Ctrl-C "
+                       "or a crash, plays only the games not yet in it; with more --games it extends the run."),
                        epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
@@ -131,29 +133,36 @@ def _parser() -> argparse.ArgumentParser:
                        "after it means the ruleset as it is) on the same seeds, and say which differences in "
                        "win share, score and game length are detectable at 95%."),
                        epilog="examples:\n  engine compare rulesets/GAME.yaml -n 4 -g 400 --with my_cards.yaml --against\n  "
-                       "engine compare rulesets/GAME.yaml -n 4 -g 2000 -o expert=true --against -o expert=false",
+                       "engine compare rulesets/GAME.yaml -n 4 -g 2000 -o expert=true --against -o expert=false\n"
+                       "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(c)
     c.add_argument("--games", "-g", type=int, default=1000, help="games of each variant (default: 1000)")
-    c.add_argument("--seats", help="the bots, one per player, as for simulate (default: random for every seat)")
+    c.add_argument("--seats", help="comma-separated bots, one per player (below; default: random for every seat)")
     c.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                   help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
+                   help=f"stop a game after N decisions and score it as it stands (default: {MAX_DECISIONS})")
     c.add_argument("--json", action="store_true", help="print the comparison as JSON")
     c.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
     c.add_argument("--against", action="store_true",
                    help="the --with FILE and --option NAME=VALUE after it make the variant to compare against")
 
     la = sub.add_parser("ladder", help="does better play win more? every pair of agents, seats alternating",
-                        description=_wrap("Play GAMES games for every pair of AGENTS, half with the first in seats "
-                        "1, 3, 5... and half the other way round, on the same seeds, and print the matrix of "
-                        "win shares with 95% intervals."), epilog=SEATS_HELP,
+                        description=_wrap("Does better play win more, and by how much? Play GAMES games for every "
+                        "pair of AGENTS, half with the first in seats 1, 3, 5... and half the other way round, on "
+                        "the same seeds, and print the matrix of win shares with 95% intervals (50% is even) and "
+                        "which agent beats which. If a stronger agent does not beat a weaker one, luck decides "
+                        "the game more than play. mcts games take seconds to minutes each: start with a few "
+                        "games and a smaller budget (mcts:iterations=50)."),
+                        epilog="examples:\n  engine ladder rulesets/GAME.yaml -n 4 -g 20 --seed 1\n"
+                        "  engine ladder rulesets/GAME.yaml -n 3 --agents random,greedy,mcts:iterations=50 -g 10\n"
+                        "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(la)
     la.add_argument("--agents", default="random,greedy,mcts",
-                    help="comma-separated agents, as seats are written (default: random,greedy,mcts)")
+                    help="comma-separated agents, each written as a seat (below; default: random,greedy,mcts)")
     la.add_argument("--games", "-g", type=int, default=100, help="games for each pair of agents (default: 100)")
     la.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                    help=f"stop a game after N decisions (default: {MAX_DECISIONS})")
+                    help=f"stop a game after N decisions and score it as it stands (default: {MAX_DECISIONS})")
     la.add_argument("--json", action="store_true", help="print the matrix as JSON")
     la.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
 
@@ -393,7 +402,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     elif args.csv:
         write_csv(report["results"], players, sys.stdout)
     else:
-        _summary(report, ruleset.name, seats)
+        spec = RunSpec.of(ruleset, players, seats, options, seed, args.max_decisions)
+        _print_report(build_report(report["results"], header(spec, args.games)["run"]))
+        kept = args.games - report["totals"]["played"]
+        if kept:  # said apart from the report, which is the same however the games were played
+            print(f"engine: {kept} of {args.games} games were in {args.out} already; played the other "
+                  f"{args.games - kept}" if kept < args.games else
+                  f"engine: all {args.games} games were in {args.out} already; none to play", file=sys.stderr)
     if failed:
         first = failed[0]
         print(f"engine: the rules failed in {len(failed)} of {args.games} games; game {first['game']}: "
@@ -403,22 +418,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
-
-
-def _summary(report: dict[str, Any], name: str, seats: list[str]) -> None:
-    t, players, games = report["totals"], report["players"], report["games"]
-    who = f"{players} random players" if set(seats) == {"random"} else f"{players} players ({', '.join(seats)})"
-    print(f"{name}: {games} games, {who}, seed {report['seed']}")
-    print(f"{'seat':<6}{'wins':>10}{'win share':>12}{'mean score':>13}")
-    for seat, wins in t["wins_by_seat"].items():
-        print(f"{seat:<6}{wins:>10.1f}{t['win_share_by_seat'][seat]:>12.1%}{t['mean_score_by_seat'][seat]:>13.1f}")
-    ends = t["games_by_end_reason"]
-    if t["errors"]:
-        ends = {**ends, "a failing rule": t["errors"]}
-    print("ended by: " + ", ".join(f"{reason} {_share(n, games)}" for reason, n in ends.items()))
-    rate = f"{t['seconds']}s, {t['games_per_second']} games/s" if t["played"] else "no games to play"
-    kept = f" ({games - t['played']} from the --out file)" if t["played"] < games else ""
-    print(f"{t['mean_decisions']:.1f} decisions a game; {rate}{kept}")
 
 
 def write_csv(records: list[dict[str, Any]], players: int, out: TextIO) -> None:
@@ -491,11 +490,6 @@ def _show(result: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any
     return 0
 
 
-def _share(n: int, total: int) -> str:
-    """n of total as a percentage; a rare case shows as "<1%", not as a "0%" that hides it."""
-    return f"{n / total:.0%}" if 100 * n >= total or n == 0 else "<1%"
-
-
 def game_over(game: Game) -> str:
     """'Game over', with why when the game says (a game restored from an old save may not)."""
     return "Game over" + (f" ({game.end_reason})" if game.end_reason else "")
@@ -551,10 +545,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
 def cmd_report(args: argparse.Namespace) -> int:
     if args.html:
         require_matplotlib()  # before reading a large file, not after
@@ -566,11 +556,16 @@ def cmd_report(args: argparse.Namespace) -> int:
         json.dump(report, sys.stdout, indent=1)
         print()
     else:
-        print(render_text(report, ascii_only=not _can_print("▁█")))
+        _print_report(report)
     if args.html:
         write_html(report, args.html)
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    """The text report, as `engine report` prints it and `engine simulate` after its games."""
+    print(render_text(report, ascii_only=not _can_print("▁█")))
 
 
 def _can_print(text: str) -> bool:
@@ -580,3 +575,7 @@ def _can_print(text: str) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

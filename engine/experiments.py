@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .ruleset import Ruleset
-from .simulate import simulate, win_share
+from .simulate import DECISION_CAP, simulate, win_share
 from .stats import detectable, summary, wilson
 
 
@@ -56,7 +56,9 @@ def compare(changed: Variant, base: Variant, players: int, games: int, seed: int
 
 
 def _signed(value: float, percent: bool) -> str:
-    return f"{value:+.1%}" if percent else f"{value:+.2f}"
+    """With its sign; a difference that rounds to nothing reads +0.0%, not -0.0%."""
+    text = f"{value:+.1%}" if percent else f"{value:+.2f}"
+    return "+" + text[1:] if text[1:].strip("0.%") == "" else text
 
 
 def render_compare(result: dict[str, Any]) -> str:
@@ -106,10 +108,12 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
            max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1) -> dict[str, Any]:
     """Every pair of agents, `games` games a pair: half with the first agent in seats 1, 3, 5...
     and the second in the others, half the other way round, on the same seeds. A cell is the
-    share of the games won by the row agent's seats (shared wins in part); 50% is even."""
+    share of the games won by the row agent's seats (shared wins in part); 50% is even. It also
+    counts the games stopped by the decision cap (scored as they stood) and the failed ones (not
+    in the share), which the text points out."""
     matrix: dict[str, dict[str, dict[str, float]]] = {a: {} for a in agents}
     for a, b in itertools.combinations(agents, 2):
-        wins, played = 0.0, 0
+        wins, played, capped, failed = 0.0, 0, 0, 0
         for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)):
             if count == 0:
                 continue
@@ -118,12 +122,15 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
                            max_decisions=max_decisions, jobs=jobs)
             for record in run["results"]:
                 if "error" in record:
+                    failed += 1
                     continue
                 played += 1
+                capped += record["end_reason"] == DECISION_CAP
                 wins += sum(win_share(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
         low, high = wilson(wins, played)
-        matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, "games": played}
-        matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, "games": played}
+        counts = {"games": played, "capped": capped, "failed": failed}
+        matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, **counts}
+        matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, **counts}
     return {"players": players, "agents": agents, "games": games, "seed": seed, "options": options,
             "matrix": matrix}
 
@@ -149,4 +156,10 @@ def render_ladder(result: dict[str, Any]) -> str:
             lines.append(f"{b} beats {a}: {1 - cell['share']:.0%} [{1 - cell['high']:.0%}, {1 - cell['low']:.0%}]")
         else:
             lines.append(f"{a} and {b}: no difference detectable at 95% in {cell['games']} games")
+        if cell["capped"]:
+            lines.append(f"  {cell['capped']} of these {cell['games']} games were stopped by the decision cap and "
+                         f"scored as they stood: their winners are not the rules' winners")
+        if cell["failed"]:
+            lines.append(f"  {cell['failed']} more failed with an error and are not counted (engine simulate "
+                         f"with these seats shows the command that replays each)")
     return "\n".join(lines)

@@ -328,12 +328,33 @@ def test_simulate_other_seed_differs(simulation):
     assert [r["seed"] for r in other["results"]] != [r["seed"] for r in simulation["results"]]
 
 
-def test_simulate_summary_text():
-    proc = engine("simulate", TRICK, "--players", "4", "--games", "3", "--seed", "1")
-    assert proc.returncode == 0
-    for seat in ("P1", "P2", "P3", "P4"):
-        assert seat in proc.stdout
-    assert "\nended by: last trick 100%\n" in proc.stdout
+def test_simulate_prints_the_report_of_its_games(tmp_path):
+    """Without --json or --csv, simulate prints what `engine report` prints of its results file."""
+    out = tmp_path / "runs.jsonl"
+    proc = engine("simulate", TRICK, "--players", "4", "--games", "6", "--seed", "1", "--jobs", "1", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    for part in ("4 players: random, random, random, random", "options expert=false",
+                 "Win share by seat", "Win share by turn position", "95% interval", "Score by seat",
+                 "Game length in decisions", "\nEnded by:\n  last trick  6  100.0%\n"):
+        assert part in proc.stdout, part
+    assert proc.stdout == engine("report", out).stdout
+    again = engine("simulate", TRICK, "--players", "4", "--games", "6", "--seed", "1", "--jobs", "2")
+    assert again.stdout == proc.stdout, "the same report without --out, on other processes"
+
+
+def test_simulate_report_lists_failed_games_with_their_commands(tmp_path):
+    rules = tmp_path / "failing.yaml"
+    rules.write_text(TINY.replace("          move(c, pile)\n", "          if c.name == \"Amber\":\n"
+                                  "              fail(\"Amber may not be played\")\n          move(c, pile)\n"),
+                     encoding="utf-8")
+    proc = engine("simulate", rules, "--games", "12", "--seed", "1", "--json", cwd=tmp_path)
+    failed = [r for r in json.loads(proc.stdout)["results"] if "error" in r]
+    assert failed, "the rule fails in some games"
+    text = engine("simulate", rules, "--games", "12", "--seed", "1", cwd=tmp_path)
+    assert text.returncode == 1
+    assert f"{12 - len(failed)} games played, {len(failed)} failed (12 planned)" in text.stdout
+    for r in failed:
+        assert f"  game {r['game']}: {r['error']}\n    {r['reproduce']}\n" in text.stdout
 
 
 def test_simulate_stops_games_at_the_decision_cap():
@@ -347,7 +368,8 @@ def test_simulate_stops_games_at_the_decision_cap():
     assert report["totals"]["games_by_end_reason"] == {"decision cap": 3}
     assert all(set(r["scores"]) == {"P1", "P2", "P3"} and r["winners"] for r in report["results"])
     text = engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--max-decisions", "5")
-    assert "\nended by: decision cap 100%\n" in text.stdout
+    assert "\nEnded by:\n  decision cap  3  100.0%\n" in text.stdout
+    assert "3 game(s) were stopped by the decision cap" in text.stdout
     full = json.loads(engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1", "--json").stdout)
     longest = max(r["decisions"] for r in full["results"])
     mixed = json.loads(engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "1",
@@ -472,7 +494,8 @@ def test_simulate_with_bot_seats_names_them():
     proc = engine("simulate", TRICK, "--players", "3", "--games", "2", "--seed", "1",
                   "--seats", "mcts:iterations=5:depth=0,greedy,random")
     assert proc.returncode == 0, proc.stderr
-    assert "3 players (mcts:iterations=5:depth=0, greedy, random)" in proc.stdout
+    assert "3 players: mcts:iterations=5:depth=0, greedy, random\n" in proc.stdout
+    assert re.search(r"^  P1  mcts:iterations=5:depth=0  +\d", proc.stdout, re.M), proc.stdout
 
 
 def test_simulate_help_explains_seats():

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.experiments import Variant, compare, ladder, render_compare, render_ladder
+from engine.experiments import Variant, _signed, compare, ladder, render_compare, render_ladder
 from engine.ruleset import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_cli import TRICK, engine  # noqa: E402
+from test_cli import TINY, TRICK, engine  # noqa: E402
 
 RULES = load_ruleset(TRICK)
 RANDOM4 = ["random"] * 4
@@ -42,6 +42,11 @@ def test_a_real_change_is_detected_with_its_sign():
     assert "verdict: P1 scores -" in text and "P1 " in text
 
 
+def test_a_difference_that_rounds_to_nothing_has_no_minus_sign():
+    assert [_signed(v, True) for v in (-0.0004, 0.0, -0.02)] == ["+0.0%", "+0.0%", "-2.0%"]
+    assert [_signed(v, False) for v in (-0.004, -0.37, 1.5)] == ["+0.00", "-0.37", "+1.50"]
+
+
 def test_ladder_matrix_is_consistent():
     result = ladder(RULES, 4, ["random", "mcts:iterations=10:depth=0"], 6, 3, RULES.resolve_options({}, 4), None)
     cell = result["matrix"]["random"]["mcts:iterations=10:depth=0"]
@@ -52,6 +57,26 @@ def test_ladder_matrix_is_consistent():
     assert other["low"] == pytest.approx(1 - cell["high"])
     text = render_ladder(result)
     assert "row's win share against column" in text and "mcts:iterations=10:depth=0" in text
+
+
+def test_ladder_points_out_games_stopped_by_the_cap():
+    result = ladder(RULES, 4, ["random", "greedy"], 4, 1, RULES.resolve_options({}, 4), 5)
+    assert result["matrix"]["random"]["greedy"]["capped"] == 4
+    assert "  4 of these 4 games were stopped by the decision cap" in render_ladder(result)
+    uncapped = ladder(RULES, 4, ["random", "greedy"], 2, 1, RULES.resolve_options({}, 4), None)
+    assert uncapped["matrix"]["random"]["greedy"]["capped"] == 0 and "decision cap" not in render_ladder(uncapped)
+
+
+def test_ladder_counts_failed_games_apart(tmp_path):
+    rules = tmp_path / "failing.yaml"
+    rules.write_text(TINY.replace("          move(c, pile)\n", "          if c.name == \"Amber\":\n"
+                                  "              fail(\"Amber may not be played\")\n          move(c, pile)\n"),
+                     encoding="utf-8")
+    failing = load_ruleset(rules)
+    result = ladder(failing, 2, ["random", "greedy"], 12, 1, failing.resolve_options({}, 2), None)
+    cell = result["matrix"]["random"]["greedy"]
+    assert cell["failed"] > 0 and cell["games"] + cell["failed"] == 12
+    assert f"  {cell['failed']} more failed with an error and are not counted" in render_ladder(result)
 
 
 def test_compare_cli(tmp_path):

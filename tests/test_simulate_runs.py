@@ -116,7 +116,8 @@ def test_a_killed_run_goes_on_where_it_stopped(tmp_path, uninterrupted):
     assert all(r == uninterrupted[r["game"] - 1] for r in kept)
     again = engine("simulate", *RUN, "--games", "600", "--out", out)
     assert again.returncode == 0, again.stderr
-    assert f"({len(kept)} from the --out file)" in again.stdout
+    assert again.stderr == f"engine: {len(kept)} of 600 games were in {out} already; played the other {600 - len(kept)}\n"
+    assert again.stdout == engine("report", out).stdout
     header, records = run_file(out)
     assert records == uninterrupted
     assert header["games"] == 600 and header["seed"] == 7
@@ -144,7 +145,8 @@ def test_more_games_extend_the_run_and_fewer_play_none(tmp_path, uninterrupted):
     assert header["games"] == 25 and records == uninterrupted[:25]
     before = out.read_bytes()
     fewer = engine("simulate", *RUN, "--games", "5", "--out", out)
-    assert fewer.returncode == 0 and "no games to play (5 from the --out file)" in fewer.stdout
+    assert fewer.returncode == 0 and fewer.stderr == f"engine: all 5 games were in {out} already; none to play\n"
+    assert "\n5 games played, 0 failed (5 planned)\n" in fewer.stdout
     assert out.read_bytes() == before
 
 
