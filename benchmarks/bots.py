@@ -15,9 +15,9 @@ Bot games with fixed seeds, measured against the goals of the bots:
 - trainsilvania: 3 players, one `mcts` seat against two `random` ones, the mcts seat moving round
   the table. Goal: it wins 50% or more.
 - time: seconds per `mcts` decision at its default budget (decisions with one option excluded),
-  for every shipped ruleset: one mcts seat against random ones, one game each (Isle of Trains with
-  its default round limit), at most --timed decisions, in this process alone after the games
-  above. Goal: the max under 1 s.
+  for every shipped ruleset (with the ruleset's own bot settings, `bots:`): one mcts seat
+  against random ones, one game each, at most --timed decisions, in this process alone after
+  the games above. Goal: the max under 1 s.
 
 Game k of a case has seed `simulate.game_seed(SEED, k)`, and every bot's seed derives from it
 (agents.make_agents), so results do not depend on --jobs (the processes games are spread over);

@@ -42,6 +42,19 @@ QUIT = ("q", "quit", "exit")
 CLEAR_SCREEN = "\033[H\033[2J\033[3J"  # to the top, clear the screen, and its scrollback where the terminal can
 
 
+def ask(stdin: TextIO, stdout: TextIO, prompt: str) -> str:
+    """A line typed after `prompt`, stripped; the end of input, Ctrl-C or q stop the game."""
+    stdout.write(prompt)
+    stdout.flush()
+    try:
+        line = stdin.readline()
+    except KeyboardInterrupt:
+        raise QuitGame() from None
+    if not line or line.strip().lower() in QUIT:
+        raise QuitGame()
+    return line.strip()
+
+
 class HotSeat:
     """People taking turns at one terminal. Before one of them decides after another did, the
     screen is cleared and the next is asked to take the keyboard, so that nobody sees what is
@@ -61,14 +74,7 @@ class HotSeat:
         if player == self.last:
             return
         self.clear()
-        self.stdout.write(f"Pass to P{int(player)} and press Enter (q to quit): ")
-        self.stdout.flush()
-        try:
-            line = self.stdin.readline()
-        except KeyboardInterrupt:
-            raise QuitGame() from None
-        if not line or line.strip().lower() in QUIT:
-            raise QuitGame()
+        ask(self.stdin, self.stdout, f"Pass to P{int(player)} and press Enter (q to quit): ")
         self.last = player
 
 
@@ -97,17 +103,7 @@ class HumanAgent:
             self.say(f"  {i:>2}. {option}")
         n = len(decision["options"])
         while True:
-            self.stdout.write(f"Choose 1-{n} (u to undo, q to quit): ")
-            self.stdout.flush()
-            try:
-                line = self.stdin.readline()
-            except KeyboardInterrupt:
-                raise QuitGame() from None
-            if not line:
-                raise QuitGame()
-            text = line.strip()
-            if text.lower() in QUIT:
-                raise QuitGame()
+            text = ask(self.stdin, self.stdout, f"Choose 1-{n} (u to undo, q to quit): ")
             if text.lower() in ("u", "undo"):
                 raise TakeBack(self.say)
             if not text:
