@@ -241,17 +241,15 @@ class Game:
             return
         flat: list[Any] = []
         for part in parts:
-            spell(part, flat)
-        self.log.append(LogEntry(tuple([(p, self._seers(p)) for p in flat])))
-
-    def _seers(self, part: Any) -> frozenset[int] | None:
-        """Who may see a part of a log line: a card, the card of a one-card Text, else all."""
-        t = type(part)
-        if t is Card:
-            return self.who_sees(part)
-        if t is Text:
-            return self.who_sees(part.cards()[0])
-        return None
+            t = type(part)
+            if t is str or t is Player or t is Card or t is int:  # most parts: as they are, without a call
+                flat.append(part)
+            else:
+                spell(part, flat)
+        who_sees = self.who_sees
+        # Who may see each part: a card, the card of a one-card Text; anything else, all (None).
+        self.log.append(LogEntry(tuple([(p, who_sees(p) if type(p) is Card else who_sees(p.parts[0][0])
+                                         if type(p) is Text else None) for p in flat])))
 
     def public_error(self, error: EffectError) -> EffectError:
         """The error as every player may read it, since it is shown to all of them: a card it

@@ -47,7 +47,7 @@ class Card:
     `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
     entry it comes from (abilities name entries); `start` the zone it starts every game in."""
 
-    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start")
+    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts")
 
     def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
                  back: dict[str, Any], entry: int, start: str):
@@ -60,6 +60,7 @@ class Card:
         self.back = back
         self.entry = entry
         self.start = start
+        self.texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"

@@ -52,8 +52,11 @@ class Text(str):
 
     @classmethod
     def of_card(cls, card: Card, what: str = "label") -> Text:
-        """A card's label (or name) as text."""
-        return cls(((card, what),))
+        """A card's label (or name) as text; made once a card, since rules read them often."""
+        made = card.texts.get(what)
+        if made is None:
+            made = card.texts[what] = cls(((card, what),))
+        return made
 
     def __getnewargs__(self) -> tuple:  # copies and pickles rebuild it from its parts
         return (self.parts,)

@@ -71,7 +71,10 @@ def spell(value: Any, out: list) -> None:
     as it is. Nothing added holds a list, a table or a function of the game."""
     t = type(value)
     if t is Text:
-        out.extend(p if type(p) is str else Text((p,)) for p in value.parts)
+        if len(value.parts) == 1:  # one card's label or name: already what is wanted
+            out.append(value)
+        else:
+            out.extend(p if type(p) is str else Text((p,)) for p in value.parts)
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
             if i:
@@ -368,6 +371,8 @@ class Decoder:
                     raise SaveError(f"the saved state has a damaged text part {p!r}")
                 p = (self.lookup(self.cards, p[0], "card", 1), p[1])
             parts.append(p)
+        if len(parts) == 1 and type(parts[0]) is tuple:  # a card's label or name: the card's own
+            return Text.of_card(*parts[0])
         return Text(parts)
 
     def _ref(self, value: Any) -> Any:
