@@ -43,8 +43,12 @@ def engine(*args, cwd: Path = ROOT, timeout: float = 120) -> subprocess.Complete
 
 
 def start(*args) -> subprocess.Popen:
+    """`engine ARGS` running, with Ctrl-C as at a terminal. A shell without job control starts a
+    command it runs in the background (`.ci/run &`) with Ctrl-C ignored, and the engine, like any
+    program, would inherit that: the test of Ctrl-C must not depend on how the tests were run."""
     return subprocess.Popen([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def results(*args) -> list[dict]:
