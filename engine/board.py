@@ -40,6 +40,7 @@ class Board:
     layout: str
     places: list[Place] = field(default_factory=list)
     by_id: dict[str, Place] = field(default_factory=dict)
+    description: str = ""
 
     def __iter__(self) -> Iterator[Place]:
         return iter(self.places)

@@ -1,4 +1,4 @@
-"""The `engine` command: validate, play, simulate, replay, report.
+"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -19,6 +19,7 @@ from .agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, pars
 from .errors import EffectError, EngineError, RulesetError
 from .experiments import Variant, compare, ladder, render_compare, render_ladder
 from .game import Game
+from .info import facts, render_info
 from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
@@ -31,6 +32,7 @@ from .view import render, view
 
 EXAMPLES = """examples:
   engine validate rulesets/*.yaml
+  engine info rulesets/GAME.yaml
   engine play rulesets/GAME.yaml --players 4 --seats human,mcts,mcts,greedy
   engine play rulesets/GAME.yaml --players 4 --option teams=true --save game.json
   engine play --resume game.json
@@ -64,6 +66,20 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files")
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards; repeatable")
+
+    i = sub.add_parser("info", help="what a ruleset offers: players, options, cards, boards, constants",
+                       description=_wrap("Print what a player or designer needs to know before playing a "
+                       "ruleset: its players; every option with its default, the values it takes, the player "
+                       "counts it is for and what it does; the cards by kind; its boards; the search bots' "
+                       "settings; and its constants, the values its rules read. A ruleset with errors gets "
+                       "the same located errors as engine validate, and exit status 1."),
+                       epilog="examples:\n  engine info rulesets/GAME.yaml\n"
+                       "  engine info rulesets/GAME.yaml --with my_cards.yaml --json",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    i.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
+    i.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
+                   help="count the cards with this file of your own cards added (or removed); repeatable")
+    i.add_argument("--json", action="store_true", help="print the same facts as one JSON object")
 
     def game_args(sp: argparse.ArgumentParser, resumable: bool = False,
                   default_seed: str = "from the clock") -> None:
@@ -215,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "play" and args.ruleset is None and args.resume is None:
         parser.error("play needs a RULESET file (or --resume FILE)")
     try:
-        return {"validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+        return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,
                 "report": cmd_report}[args.command](args)
     except (RulesetError, EffectError) as exc:
@@ -245,6 +261,16 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
                   f"{'/'.join(map(str, ruleset.players))} players)", file=sys.stderr)
     return 1 if failed else 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    info = facts(load_ruleset(args.ruleset, args.extensions))
+    if args.json:
+        json.dump(info, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+    else:
+        print(render_info(info))
+    return 0
 
 
 def _clock_seed() -> int:

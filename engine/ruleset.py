@@ -116,6 +116,9 @@ class Ruleset:
     board_display: dict[str, Callable] = field(default_factory=dict)
     extensions: list[str] = field(default_factory=list)
     digest: str = ""
+    description: str = ""  # what the game is about, for `engine info`
+    source: str = ""  # where its rules and figures come from
+    card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
     _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
 
@@ -325,7 +328,8 @@ class _Builder:
         self._check_name_clashes(names)
         rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=sorted(game.get("players", [])),
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
-                     boards=boards)
+                     boards=boards, description=game.get("description", ""), source=game.get("source", ""),
+                     card_kinds={name: k.get("description", "") for name, k in kinds.items()})
         self.names = names
         for name, b in d.get("boards", {}).items():
             if "display" in b:
@@ -426,7 +430,7 @@ class _Builder:
     def _boards(self, boards: dict) -> dict[str, Board]:
         result = {}
         for name, b in boards.items():
-            board = Board(name, b["layout"])
+            board = Board(name, b["layout"], description=b.get("description", ""))
             declared = b.get("properties", {})
             for i, entry in enumerate(b["places"]):
                 path = ("boards", name, "places", i)

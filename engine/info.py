@@ -1,0 +1,169 @@
+"""What `engine info` tells about a ruleset before anyone plays it.
+
+`facts` gathers the facts once, as plain data (what `--json` prints); `render_info` lays the
+same facts out as text for a terminal, so the two can never tell different things.
+"""
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from .ruleset import OptionSpec, Ruleset
+
+WIDTH = 100
+INDENT = "  "
+LONG = 4  # lines of text at most for one constant
+
+
+def facts(rs: Ruleset) -> dict[str, Any]:
+    """The ruleset's players, options, cards, boards, bot settings and constants, as JSON data."""
+    counts = Counter(card.kind for card in rs.cards)
+    return {
+        "name": rs.name,
+        "description": rs.description,
+        "source": rs.source,
+        "path": rs.path,
+        "extensions": list(rs.extensions),
+        "players": list(rs.players),
+        "options": [_option(spec, rs.players) for spec in rs.options.values()],
+        "cards": {"total": len(rs.cards),
+                  "kinds": [{"kind": kind, "count": counts[kind], "description": description}
+                            for kind, description in rs.card_kinds.items()]},
+        "boards": [{"name": b.name, "layout": b.layout, "places": len(b), "description": b.description}
+                   for b in rs.boards.values()],
+        "bots": {kind: dict(params) for kind, params in rs.bots.items()},
+        "heuristic": rs.heuristic is not None,
+        "constants": {name: _plain(value) for name, value in rs.constants.items()},
+    }
+
+
+def _option(spec: OptionSpec, players: list[int]) -> dict[str, Any]:
+    """One option; `values` is None when any value of its type is allowed."""
+    values = spec.values if spec.values is not None else [True, False] if isinstance(spec.default, bool) else None
+    return {"name": spec.name, "default": spec.default, "values": None if values is None else list(values),
+            "players": list(spec.players or players), "description": spec.description}
+
+
+def _plain(value: Any) -> Any:
+    """A constant as JSON data: constant lists and read-only tables become lists and dicts."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def render_info(info: dict[str, Any]) -> str:
+    """The facts of `facts` as aligned text, at most WIDTH columns wide."""
+    lines = [info["name"] + (f" (with {', '.join(info['extensions'])})" if info["extensions"] else "")]
+    lines += _wrapped(info["description"], INDENT)
+    lines += _wrapped(f"Source: {info['source']}", INDENT, INDENT * 2) if info["source"] else []
+    lines += [f"{INDENT}File: {info['path']}", f"{INDENT}Players: {_counts(info['players'])}"]
+    lines += _options(info["options"], info["players"])
+    lines += _cards(info["cards"])
+    if info["boards"]:
+        lines += ["", "Boards:"]
+        rows = _table([(b["name"], f"{b['places']} places", f"({b['layout']})") for b in info["boards"]])
+        for row, board in zip(rows, info["boards"]):
+            lines += [row, *_wrapped(board["description"], INDENT * 3)]
+    lines += ["", "Search bots:"]
+    lines += [f"{INDENT}{kind}: " + ", ".join(f"{k}={v}" for k, v in params.items())
+              for kind, params in info["bots"].items()] or [f"{INDENT}the engine's default settings"]
+    lines.append(INDENT + ("judge a game in progress by the ruleset's heuristic (scoring.heuristic)"
+                           if info["heuristic"] else "judge a game in progress by its score (no scoring.heuristic)"))
+    lines += _constants(info["constants"])
+    return "\n".join(lines)
+
+
+def _counts(players: list[int]) -> str:
+    """'3, 4 or 5'."""
+    text = [str(n) for n in players]
+    return text[0] if len(text) == 1 else f"{', '.join(text[:-1])} or {text[-1]}"
+
+
+def _options(options: list[dict[str, Any]], players: list[int]) -> list[str]:
+    if not options:
+        return ["", "Options: none"]
+    rows = []
+    for o in options:
+        allowed = ("any whole number" if isinstance(o["default"], int) else "any text") if o["values"] is None \
+            else _values(o["values"])
+        who = "" if o["players"] == players else f"only with {_counts(o['players'])} players"
+        rows.append((o["name"], f"default {_inline(o['default'])}", f"takes {allowed}", who, o["description"]))
+    lines = ["", "Options (set with --option NAME=VALUE):"]
+    for row, text in zip(_table([r[:4] for r in rows]), rows):
+        lines.append(row)
+        lines += _wrapped(text[4], INDENT * 3)
+    return lines
+
+
+def _values(values: list[Any]) -> str:
+    text = [_inline(v) for v in values]
+    return text[0] if len(text) == 1 else f"{', '.join(text[:-1])} or {text[-1]}"
+
+
+def _cards(cards: dict[str, Any]) -> list[str]:
+    lines = ["", f"Cards: {cards['total']}"]
+    rows = _table([(k["kind"], str(k["count"])) for k in cards["kinds"]], right={1})
+    for row, kind in zip(rows, cards["kinds"]):
+        lines += _wrapped(kind["description"], " " * (len(row) + 2), first=row + "  ") \
+            if kind["description"] else [row]
+    return lines
+
+
+def _constants(constants: dict[str, Any]) -> list[str]:
+    """Each constant with its value: on one line when it fits, else a table entry by line, or wrapped."""
+    if not constants:
+        return []
+    lines = ["", "Constants (the values the rules read):"]
+    width = min(max(map(len, constants)), 24)
+    for name, value in constants.items():
+        head = f"{INDENT}{name:<{width}}  "
+        text = _inline(value)
+        if len(head) + len(text) <= WIDTH:
+            lines.append(head + text)
+        elif isinstance(value, dict):
+            lines.append(f"{INDENT}{name}:")
+            for key, item in value.items():
+                lines += _wrapped(_inline(item), INDENT * 3, first=f"{INDENT * 2}{key}: ")
+        else:
+            lines += _shortened(_wrapped(text, " " * len(head), first=head), value)
+    return lines
+
+
+def _shortened(lines: list[str], value: Any) -> list[str]:
+    """At most LONG lines of a long constant, saying how many entries it has in all."""
+    if len(lines) <= LONG:
+        return lines
+    more = f" ... ({len(value)} entries; --json shows all)"
+    last = lines[LONG - 1]
+    return lines[:LONG - 1] + [last[:WIDTH - len(more)].rstrip(", ") + more]
+
+
+def _inline(value: Any) -> str:
+    """A value as it would be written in YAML flow style: [a, b], {k: v}, true."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_inline(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return str(value)
+
+
+def _table(rows: list[tuple[str, ...]], right: set[int] = frozenset()) -> list[str]:
+    """Rows with their columns aligned (the columns in `right` to the right), indented once."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))] if rows else []
+    return [(INDENT + "  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                                for i, (cell, w) in enumerate(zip(row, widths)))).rstrip() for row in rows]
+
+
+def _wrapped(text: str, indent: str, later: str | None = None, first: str | None = None) -> list[str]:
+    """`text` wrapped to WIDTH; the first line starts with `first` (default `indent`), the others
+    with `later` (default `indent`). Nothing for an empty text."""
+    if not text.strip():
+        return []
+    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=first if first is not None else indent,
+                         subsequent_indent=later if later is not None else indent, break_on_hyphens=False)
