@@ -53,7 +53,7 @@ def tiny(tmp_path) -> Path:
 def test_top_level_help():
     proc = engine("--help")
     assert proc.returncode == 0
-    for word in ("validate", "play", "simulate", "replay"):
+    for word in ("validate", "info", "play", "simulate", "replay"):
         assert word in proc.stdout
 
 
@@ -67,6 +67,7 @@ def test_console_script_help():
 
 @pytest.mark.parametrize("command,options", [
     ("validate", ["PATH"]),
+    ("info", ["--with", "--json", "RULESET", "engine info rulesets/"]),
     ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
     ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "--csv", "--jobs",
                   "--out", "--backend", "--address", "RULESET"]),
