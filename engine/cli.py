@@ -69,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
 
     i = sub.add_parser("info", help="what a ruleset offers: players, options, cards, boards, constants",
                        description=_wrap("Print what a player or designer needs to know before playing a "
-                       "ruleset: its players; every option with its default, the values it takes, the player "
+                       "ruleset: its players; the comments at the top of its file (in full when short); every option with its default, the values it takes, the player "
                        "counts it is for and what it does; the cards by kind; its boards; the search bots' "
                        "settings; and its constants, the values its rules read. A ruleset with errors gets "
                        "the same located errors as engine validate, and exit status 1."),

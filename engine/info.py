@@ -15,6 +15,7 @@ from .ruleset import OptionSpec, Ruleset
 WIDTH = 100
 INDENT = "  "
 LONG = 4  # lines of text at most for one constant
+SHORT_NOTES = 8  # lines of comments at the top of a file shown in full
 
 
 def facts(rs: Ruleset) -> dict[str, Any]:
@@ -36,7 +37,25 @@ def facts(rs: Ruleset) -> dict[str, Any]:
         "bots": {kind: dict(params) for kind, params in rs.bots.items()},
         "heuristic": rs.heuristic is not None,
         "constants": {name: _plain(value) for name, value in rs.constants.items()},
+        "notes": notes(rs.path),
     }
+
+
+def notes(path: str) -> str:
+    """The comments at the top of a ruleset file, where rulesets tell their sources and the
+    choices they made (an editor's `# yaml-language-server:` line left out); "" if none."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = []
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    break
+                head.append(line.rstrip())
+    except OSError:
+        return ""
+    text = [line[2:] if line.startswith("# ") else line[1:] for line in head
+            if not line.startswith("# yaml-language-server:")]
+    return "\n".join(text).strip("\n")
 
 
 def _option(spec: OptionSpec, players: list[int]) -> dict[str, Any]:
@@ -61,6 +80,7 @@ def render_info(info: dict[str, Any]) -> str:
     lines += _wrapped(info["description"], INDENT)
     lines += _wrapped(f"Source: {info['source']}", INDENT, INDENT * 2) if info["source"] else []
     lines += [f"{INDENT}File: {info['path']}", f"{INDENT}Players: {_counts(info['players'])}"]
+    lines += _notes(info["notes"])
     lines += _options(info["options"], info["players"])
     lines += _cards(info["cards"])
     if info["boards"]:
@@ -75,6 +95,20 @@ def render_info(info: dict[str, Any]) -> str:
                            if info["heuristic"] else "judge a game in progress by its score (no scoring.heuristic)"))
     lines += _constants(info["constants"])
     return "\n".join(lines)
+
+
+def _notes(notes: str) -> list[str]:
+    """Short notes in full, paragraph by paragraph; long ones (where rulesets list their
+    chosen values at length) only said to be there."""
+    if not notes:
+        return []
+    count = len(notes.splitlines())
+    if count > SHORT_NOTES:
+        return [f"{INDENT}Notes: {count} lines of comments at the top of the file (--json gives them)"]
+    lines = [f"{INDENT}Notes (the comments at the top of the file):"]
+    for paragraph in notes.split("\n\n"):
+        lines += _wrapped(paragraph, INDENT * 2)
+    return lines
 
 
 def _counts(players: list[int]) -> str:
@@ -106,7 +140,7 @@ def _values(values: list[Any]) -> str:
 
 def _cards(cards: dict[str, Any]) -> list[str]:
     lines = ["", f"Cards: {cards['total']}"]
-    rows = _table([(k["kind"], str(k["count"])) for k in cards["kinds"]], right={1})
+    rows = _table([(k["kind"], str(k["count"])) for k in cards["kinds"]], right=frozenset({1}))
     for row, kind in zip(rows, cards["kinds"]):
         lines += _wrapped(kind["description"], " " * (len(row) + 2), first=row + "  ") \
             if kind["description"] else [row]
@@ -135,7 +169,7 @@ def _constants(constants: dict[str, Any]) -> list[str]:
 
 def _shortened(lines: list[str], value: Any) -> list[str]:
     """At most LONG lines of a long constant, saying how many entries it has in all."""
-    if len(lines) <= LONG:
+    if len(lines) <= LONG or isinstance(value, str):
         return lines
     more = f" ... ({len(value)} entries; --json shows all)"
     last = lines[LONG - 1]
@@ -153,7 +187,7 @@ def _inline(value: Any) -> str:
     return str(value)
 
 
-def _table(rows: list[tuple[str, ...]], right: set[int] = frozenset()) -> list[str]:
+def _table(rows: list[tuple[str, ...]], right: frozenset[int] = frozenset()) -> list[str]:
     """Rows with their columns aligned (the columns in `right` to the right), indented once."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))] if rows else []
     return [(INDENT + "  ".join(cell.rjust(w) if i in right else cell.ljust(w)

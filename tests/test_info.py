@@ -67,6 +67,8 @@ def test_json_tells_the_same_facts(capsys, path):
     assert facts["constants"] == json.loads(json.dumps(data.get("constants", {})))  # JSON keys are text
     assert facts["heuristic"] == ("heuristic" in data.get("scoring", {}))
     assert facts["bots"] == data.get("bots", {})
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert facts["notes"].splitlines()[0] == first[2:] if first.startswith("# ") else facts["notes"] == ""
     assert [(b["name"], b["places"]) for b in facts["boards"]] == [
         (name, len(b["places"])) for name, b in data.get("boards", {}).items()]
 
@@ -82,6 +84,18 @@ def test_trick_of_the_rails_in_full(capsys):
     assert "default 0" in first and "0, 1, 2, 3, 4 or 5" in first
     assert "  mcts: depth=0" in lines
     assert "  hand_size    {3: 15, 4: 11, 5: 9}" in lines
+    assert "  Notes (the comments at the top of the file):" in lines
+    assert "    Trick of the Rails, for 3 to 5 players." in lines
+
+
+def test_long_notes_are_only_pointed_to(capsys):
+    code, out, _ = info(capsys, ROOT / "rulesets" / "railways.yaml", "--json")
+    notes = json.loads(out)["notes"]
+    assert "CHOSEN VALUES" in notes
+    code, out, _ = info(capsys, ROOT / "rulesets" / "railways.yaml")
+    assert f"  Notes: {len(notes.splitlines())} lines of comments at the top of the file (--json gives them)" \
+        in out.splitlines()
+    assert "CHOSEN VALUES" not in out
 
 
 def test_a_board_is_shown_with_its_places(capsys):
