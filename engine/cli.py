@@ -96,6 +96,15 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                         help="add (or remove) cards with a file of your own; repeatable")
 
+    def run_args(sp: argparse.ArgumentParser, games: int, games_help: str,
+                 jobs_help: str = "play on N processes (default: one a core)") -> None:
+        """What the commands that play many bot games share: how many, how long, on how many processes."""
+        sp.add_argument("--games", "-g", type=int, default=games, help=f"{games_help} (default: {games})")
+        sp.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
+                        help=f"stop a game after N decisions, score it as it stands and count it as ended by "
+                        f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
+        sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help=jobs_help)
+
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
                         "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
@@ -125,12 +134,8 @@ def _parser() -> argparse.ArgumentParser:
     game_args(s)
     s.add_argument("--seats", help="comma-separated bots, one per player: random, greedy, mcts or "
                    "MODULE:CLASS, with parameters as mcts:iterations=100 (default: random for every seat)")
-    s.add_argument("--games", "-g", type=int, default=100, help="number of games (default: 100)")
-    s.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                   help=f"stop a game after N decisions, score it as it stands and count it as ended by "
-                   f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
-    s.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                   help="play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
+    run_args(s, 100, "number of games",
+             "play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
     s.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends (JSON "
                    "Lines, a header line first); if FILE holds games of the same run, play only the others")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
@@ -153,12 +158,9 @@ def _parser() -> argparse.ArgumentParser:
                        "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(c)
-    c.add_argument("--games", "-g", type=int, default=1000, help="games of each variant (default: 1000)")
+    run_args(c, 1000, "games of each variant")
     c.add_argument("--seats", help="comma-separated bots, one per player (below; default: random for every seat)")
-    c.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                   help=f"stop a game after N decisions and score it as it stands (default: {MAX_DECISIONS})")
     c.add_argument("--json", action="store_true", help="print the comparison as JSON")
-    c.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
     c.add_argument("--against", action="store_true",
                    help="the --with FILE and --option NAME=VALUE after it make the variant to compare against")
 
@@ -176,11 +178,8 @@ def _parser() -> argparse.ArgumentParser:
     game_args(la)
     la.add_argument("--agents", default="random,greedy,mcts",
                     help="comma-separated agents, each written as a seat (below; default: random,greedy,mcts)")
-    la.add_argument("--games", "-g", type=int, default=100, help="games for each pair of agents (default: 100)")
-    la.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
-                    help=f"stop a game after N decisions and score it as it stands (default: {MAX_DECISIONS})")
+    run_args(la, 100, "games for each pair of agents")
     la.add_argument("--json", action="store_true", help="print the matrix as JSON")
-    la.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="play on N processes (default: one a core)")
 
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
                        description="Replay the decisions of a saved game and say whether the result "
