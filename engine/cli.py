@@ -14,7 +14,7 @@ import textwrap
 import time
 from typing import Any, Callable, TextIO
 
-from . import __version__
+from . import __version__, resources
 from .agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
 from .errors import EffectError, EngineError, RulesetError
 from .experiments import Variant, compare, ladder, render_compare, render_ladder
@@ -30,21 +30,29 @@ from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stder
 from .undo import UndoHistory
 from .view import render, view
 
-EXAMPLES = """examples:
-  engine validate rulesets/*.yaml
-  engine info rulesets/GAME.yaml
-  engine play rulesets/GAME.yaml --players 4 --seats human,mcts,mcts,greedy
-  engine play rulesets/GAME.yaml --players 4 --option teams=true --save game.json
+EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file such as my_game.yaml):
+  engine validate my_game.yaml
+  engine info GAME
+  engine play GAME --players 4 --seats human,mcts,mcts,greedy
+  engine play GAME --players 4 --option teams=true --save game.json
   engine play --resume game.json
-  engine simulate rulesets/GAME.yaml --players 4 --games 1000 --seed 1 --json
-  engine simulate rulesets/GAME.yaml --players 4 --with my_cards.yaml
-  engine simulate rulesets/GAME.yaml --players 3 --seats mcts:iterations=100,random,random
-  engine simulate rulesets/GAME.yaml --players 4 --games 100000 --out runs.jsonl --csv > games.csv
-  engine compare rulesets/GAME.yaml --players 4 --games 1000 --with my_cards.yaml --against
-  engine ladder rulesets/GAME.yaml --players 4 --agents random,greedy,mcts:iterations=100 --games 50
+  engine simulate GAME --players 4 --games 1000 --seed 1 --json
+  engine simulate GAME --players 4 --with my_cards.yaml
+  engine simulate GAME --players 3 --seats mcts:iterations=100,random,random
+  engine simulate GAME --players 4 --games 100000 --out runs.jsonl --csv > games.csv
+  engine compare GAME --players 4 --games 1000 --with my_cards.yaml --against
+  engine ladder GAME --players 4 --agents random,greedy,mcts:iterations=100 --games 50
   engine replay game.json
   engine report runs.jsonl --html report.html
 """
+
+RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help lists them)"
+
+
+def shipped_help() -> str:
+    """The names of the shipped rulesets and extension files, for the help."""
+    return (f"shipped rulesets: {', '.join(resources.shipped(resources.RULESETS))}\n"
+            f"shipped extension files (for --with): {', '.join(resources.shipped(resources.EXTENSIONS))}\n")
 
 
 def _wrap(text: str) -> str:
@@ -54,7 +62,7 @@ def _wrap(text: str) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="engine", description="Play, check and simulate tabletop games "
-                                "described in YAML rulesets.", epilog=EXAMPLES,
+                                "described in YAML rulesets.", epilog=EXAMPLES + "\n" + shipped_help(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"engine {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -63,9 +71,10 @@ def _parser() -> argparse.ArgumentParser:
                        description="Check rulesets against the schema, the effect language and the "
                        "engine's name checks. Prints FILE:LINE:COL: error: MESSAGE for each problem; "
                        "exits 1 if any, 0 if none.")
-    v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files, or names of shipped rulesets")
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
-                   help="check each ruleset together with this file of your own cards; repeatable")
+                   help="check each ruleset together with this file of your own cards (or a shipped "
+                   "one's name); repeatable")
 
     i = sub.add_parser("info", help="what a ruleset offers: players, options, cards, boards, constants",
                        description=_wrap("Print what a player or designer needs to know before playing a "
@@ -73,28 +82,30 @@ def _parser() -> argparse.ArgumentParser:
                        "counts it is for and what it does; the cards by kind; its boards; the search bots' "
                        "settings; and its constants, the values its rules read. A ruleset with errors gets "
                        "the same located errors as engine validate, and exit status 1."),
-                       epilog="examples:\n  engine info rulesets/GAME.yaml\n"
-                       "  engine info rulesets/GAME.yaml --with my_cards.yaml --json",
+                       epilog="examples:\n  engine info GAME\n"
+                       "  engine info rulesets/my_game.yaml --with my_cards.yaml --json\n\n" + shipped_help(),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    i.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
+    i.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     i.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
-                   help="count the cards with this file of your own cards added (or removed); repeatable")
+                   help="count the cards with this file of your own cards (or a shipped one's name) added "
+                   "(or removed); repeatable")
     i.add_argument("--json", action="store_true", help="print the same facts as one JSON object")
 
     def game_args(sp: argparse.ArgumentParser, resumable: bool = False,
                   default_seed: str = "from the clock") -> None:
         if resumable:
             sp.add_argument("ruleset", metavar="RULESET", nargs="?",
-                            help="the ruleset file (with --resume: instead of the one named in the save)")
+                            help=f"{RULESET_HELP} (with --resume: instead of the one named in the save)")
         else:
-            sp.add_argument("ruleset", metavar="RULESET", help="the ruleset file")
+            sp.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
         sp.add_argument("--players", "-n", type=int, help="number of players (default: the smallest supported)")
         sp.add_argument("--seed", type=seed_argument, default=None, help="the seed of all randomness, a whole "
                         f"number from 0 to 2^64-1 (default: {default_seed})")
         sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="set a ruleset option (variant); repeatable")
         sp.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
-                        help="add (or remove) cards with a file of your own; repeatable")
+                        help="add (or remove) cards with a file of your own (or a shipped one's name); "
+                        "repeatable")
 
     def run_args(sp: argparse.ArgumentParser, games: int, games_help: str,
                  jobs_help: str = "play on N processes (default: one a core)") -> None:
@@ -140,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
                    "Lines, a header line first); if FILE holds games of the same run, play only the others")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local: processes of this machine (default); ray: tasks of a Ray cluster "
-                   "(pip install 'engine[ray]')")
+                   "(pip install 'tabletop-rules-engine[ray]')")
     s.add_argument("--address", metavar="HOST:PORT", help="with --backend ray, the address of a running Ray "
                    "cluster (default: start Ray on this machine)")
     shown = s.add_mutually_exclusive_group()
@@ -153,8 +164,8 @@ def _parser() -> argparse.ArgumentParser:
                        "--option values, before --against) and as many of another (after --against; nothing "
                        "after it means the ruleset as it is) on the same seeds, and say which differences in "
                        "win share, score and game length are detectable at 95%."),
-                       epilog="examples:\n  engine compare rulesets/GAME.yaml -n 4 -g 400 --with my_cards.yaml --against\n  "
-                       "engine compare rulesets/GAME.yaml -n 4 -g 2000 -o expert=true --against -o expert=false\n"
+                       epilog="examples:\n  engine compare GAME -n 4 -g 400 --with my_cards.yaml --against\n  "
+                       "engine compare GAME -n 4 -g 2000 -o expert=true --against -o expert=false\n"
                        "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(c)
@@ -171,8 +182,8 @@ def _parser() -> argparse.ArgumentParser:
                         "which agent beats which. If a stronger agent does not beat a weaker one, luck decides "
                         "the game more than play. mcts games take seconds to minutes each: start with a few "
                         "games and a smaller budget (mcts:iterations=50)."),
-                        epilog="examples:\n  engine ladder rulesets/GAME.yaml -n 4 -g 20 --seed 1\n"
-                        "  engine ladder rulesets/GAME.yaml -n 3 --agents random,greedy,mcts:iterations=50 -g 10\n"
+                        epilog="examples:\n  engine ladder GAME -n 4 -g 20 --seed 1\n"
+                        "  engine ladder GAME -n 3 --agents random,greedy,mcts:iterations=50 -g 10\n"
                         "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(la)
@@ -185,7 +196,8 @@ def _parser() -> argparse.ArgumentParser:
                        description="Replay the decisions of a saved game and say whether the result "
                        "is the same. Exits 0 if it reproduces, 1 if not.")
     r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save'")
-    r.add_argument("--ruleset", help="use this ruleset file instead of the one named in the save")
+    r.add_argument("--ruleset", help="use this ruleset (a file, or a shipped one's name) instead of the one "
+                   "named in the save")
     r.add_argument("--show", action="store_true", help="print the table: as the referee sees it for a finished "
                    "game; as one seat sees it for an unfinished one (--seat)")
     shown_as = r.add_mutually_exclusive_group()
@@ -228,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     if args.command == "play" and args.ruleset is None and args.resume is None:
-        parser.error("play needs a RULESET file (or --resume FILE)")
+        parser.error("play needs a RULESET, a file or a shipped ruleset's name (or --resume FILE)")
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from lark import Tree
 
+from . import resources
 from .board import Board, Place
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .errors import Diagnostic, Location, RulesetError, suggest
@@ -114,7 +115,8 @@ class Ruleset:
     teams: tuple[Callable, list[list[int]]] | None = None
     boards: dict[str, Board] = field(default_factory=dict)
     board_display: dict[str, Callable] = field(default_factory=dict)
-    extensions: list[str] = field(default_factory=list)
+    loaded_as: str = ""  # the path or shipped name it was loaded by, which loads it again (saves record it)
+    extensions: list[str] = field(default_factory=list)  # as given: paths or shipped names
     digest: str = ""
     description: str = ""  # what the game is about, for `engine info`
     source: str = ""  # where its rules and figures come from
@@ -186,16 +188,27 @@ def _parse_option(spec: OptionSpec, text: str) -> Any:
     return value
 
 
-def _read(path: str | Path) -> tuple[bytes | None, list[Diagnostic]]:
-    """The file's bytes, read up to just past the size limit (so /dev/zero ends too)."""
+def _read(given: str | Path, package: str) -> tuple[str, bytes | None, list[Diagnostic]]:
+    """The file `given` names, a path or the name of a file shipped in `package` (a file of
+    that name wins), and its bytes, read up to just past the size limit (so /dev/zero ends too)."""
+    what = "ruleset" if package == resources.RULESETS else "extension file"
+    names = list(resources.shipped(package))
+    file = resources.locate(str(given), package)
+    if file is None:
+        return str(given), None, [Diagnostic(Location(str(given)), f"no such file, nor a shipped {what} named "
+                                             f"'{given}'{suggest(str(given), names)}; shipped {what}s: "
+                                             f"{', '.join(names)}")]
     try:
-        with open(path, "rb") as f:
-            return f.read(MAX_FILE_BYTES + 1), []
+        with open(file, "rb") as f:
+            return file, f.read(MAX_FILE_BYTES + 1), []
     except IsADirectoryError:
-        why = directory_hint(Path(path))
+        why = directory_hint(Path(file))
+    except FileNotFoundError as exc:
+        stem = Path(file).stem
+        why = (exc.strerror or str(exc)) + (f"; the shipped {what} of that name is '{stem}'" if stem in names else "")
     except OSError as exc:
         why = exc.strerror or str(exc)
-    return None, [Diagnostic(Location(str(path)), f"cannot read the file: {why}")]
+    return file, None, [Diagnostic(Location(file), f"cannot read the file: {why}")]
 
 
 def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
@@ -216,10 +229,10 @@ def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, l
 
 
 def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset:
-    """Load, check and compile the ruleset at `path`, with the cards of any extension files
-    added (and the cards they name removed); raise RulesetError listing every problem."""
-    file = str(path)
-    raw, problems = _read(path)
+    """Load, check and compile the ruleset at `path` (or the shipped ruleset of that name, when
+    no such file exists), with the cards of any extension files (paths or shipped names too)
+    added and the cards they name removed; raise RulesetError listing every problem."""
+    file, raw, problems = _read(path, resources.RULESETS)
     if raw is None:
         raise RulesetError(problems)
     data, smap, problems = _load_checked(raw, file, "ruleset.schema.json")
@@ -229,17 +242,19 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     sources = MergedSourceMap(smap)
     cards = data.setdefault("cards", [])
     removals: list[tuple[str, Location]] = []
-    for n, ext in enumerate(extensions):
-        if any(Path(ext).resolve() == Path(other).resolve() for other in extensions[:n]):
+    read: list[Path] = []
+    for ext in extensions:
+        ext_file, ext_raw, ext_problems = _read(ext, resources.EXTENSIONS)
+        if Path(ext_file).resolve() in read:
             problems.append(Diagnostic(Location(str(ext)), "this extension file is given twice with --with "
                                        "(its cards would be added twice); give it once"))
             continue
-        ext_raw, ext_problems = _read(ext)
+        read.append(Path(ext_file).resolve())
         problems += ext_problems
         if ext_raw is None:
             continue
         digest.update(ext_raw)
-        ext_data, ext_map, ext_problems = _load_checked(ext_raw, str(ext), "extension.schema.json")
+        ext_data, ext_map, ext_problems = _load_checked(ext_raw, ext_file, "extension.schema.json")
         problems += ext_problems
         if ext_data is None:
             continue
@@ -263,6 +278,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     if problems or ruleset is None:
         raise RulesetError(problems)
     ruleset.digest = digest.hexdigest()
+    ruleset.loaded_as = str(path)
     ruleset.extensions = [str(e) for e in extensions]
     return ruleset
 

@@ -46,7 +46,7 @@ def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
         "engine": __version__,
-        "ruleset": game.rules.path,
+        "ruleset": game.rules.loaded_as,
         "extensions": list(game.rules.extensions),
         "ruleset_sha256": game.rules.digest,
         "players": len(game.players),

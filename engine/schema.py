@@ -14,14 +14,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import usercache
+from . import resources, usercache
 from .errors import Diagnostic, suggest
 from .yamlload import SourceMap
 
 if TYPE_CHECKING:
     import jsonschema
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = resources.SCHEMAS
 
 
 @lru_cache(maxsize=None)

@@ -80,7 +80,7 @@ class RunSpec:
     @classmethod
     def of(cls, ruleset: Ruleset, players: int, seats: list[str], options: dict[str, Any], seed: int,
            max_decisions: int | None = MAX_DECISIONS) -> RunSpec:
-        return cls(str(ruleset.path), players, list(seats), dict(options), seed, max_decisions,
+        return cls(ruleset.loaded_as, players, list(seats), dict(options), seed, max_decisions,
                    list(ruleset.extensions), ruleset.digest, ruleset.name)
 
     def reproduce(self, seed: int) -> str:

@@ -24,7 +24,7 @@ from .ruleset import Ruleset, load_ruleset
 from .simulate import RunSpec, play_game
 
 CHUNK_MAX = 32  # games a chunk: big enough to hide the cost of a task, small enough to lose little on a kill
-RAY_INSTALL = "pip install 'engine[ray]' (from a checkout: pip install -e '.[ray]')"
+RAY_INSTALL = "pip install 'tabletop-rules-engine[ray]' (from a checkout: pip install -e '.[ray]')"
 
 TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
 

@@ -85,7 +85,7 @@ def test_resume_of_a_finished_game(tmp_path):
 
 def test_play_without_ruleset_or_resume():
     proc = engine("play")
-    assert proc.returncode == 2 and "needs a RULESET file (or --resume FILE)" in proc.stderr
+    assert proc.returncode == 2 and "needs a RULESET, a file or a shipped ruleset's name (or --resume FILE)" in proc.stderr
 
 
 def test_a_save_of_the_first_format_still_replays_and_resumes(stopped, tmp_path):

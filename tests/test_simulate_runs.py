@@ -337,7 +337,7 @@ def test_ray_missing_is_a_one_line_error_saying_how_to_install():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == ["engine: --backend ray needs Ray, which is not installed: "
-                                        "pip install 'engine[ray]' (from a checkout: pip install -e '.[ray]')"]
+                                        "pip install 'tabletop-rules-engine[ray]' (from a checkout: pip install -e '.[ray]')"]
 
 
 def test_ray_gives_the_same_records(uninterrupted):

@@ -1,0 +1,50 @@
+"""Where the files shipped with the engine are: its JSON Schemas, rulesets and examples.
+
+In the source tree they are the top-level folders schemas/, rulesets/ and examples/;
+pyproject.toml maps them into the package as engine.schemas, engine.rulesets and
+engine.examples (each has an __init__.py, which editable installs need to find it), so they
+are found as the package's resources, installed from a wheel or editable, from any working
+directory; a wheel installs them as plain files, so each is a file-system path. A shipped
+ruleset is known by a name, the stem of its file (`engine play NAME`), and so is a shipped
+extension file, an example of `--with` at the top of examples/ (`--with NAME`).
+"""
+from __future__ import annotations
+
+import os
+import re
+from importlib.resources import files
+from pathlib import Path
+
+RULESETS = "engine.rulesets"
+EXTENSIONS = "engine.examples"
+NAME = re.compile(r"[A-Za-z0-9_-]+")  # what names a shipped file: no folder, no suffix
+
+
+def folder(package: str) -> Path:
+    """The folder of one of the packages of shipped files, e.g. folder(RULESETS)."""
+    return Path(str(files(package)))
+
+
+SCHEMAS = folder("engine.schemas")
+
+
+def shipped(package: str = RULESETS) -> dict[str, Path]:
+    """The shipped YAML files of `package` (RULESETS or EXTENSIONS) by name, in name order."""
+    return {f.stem: f for f in sorted(folder(package).glob("*.yaml"))}
+
+
+def is_name(text: str) -> bool:
+    """Whether `text` may name a shipped file: no folder, no suffix."""
+    return NAME.fullmatch(text) is not None
+
+
+def locate(given: str, package: str = RULESETS) -> str | None:
+    """The file to read for `given`: itself when it is a file (a path wins), else the shipped
+    file of that name in `package`; `given` itself when it is a path (or a folder), for the
+    reader to say why it cannot be read; None for a name of nothing."""
+    if os.path.isfile(given) or not is_name(given):
+        return given
+    named = shipped(package).get(given)
+    if named is not None:
+        return str(named)
+    return given if os.path.exists(given) else None

@@ -1,0 +1,1 @@
+"""Examples: the guide's game, extension files and an agent of your own; data read by engine.resources."""
