@@ -1,6 +1,7 @@
 """Generates docs/effect-language.md from the built-in registry, so the reference cannot drift.
 
-Run `python -m engine.docgen` to rewrite the file; a test fails when it is out of date.
+Run `python -m engine.docgen` in a source checkout to rewrite the file (an installed package has
+no docs/ beside it: `--stdout` prints the text); a test fails when it is out of date.
 """
 from __future__ import annotations
 
@@ -49,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     if "--stdout" in args:
         sys.stdout.write(text)
         return 0
-    DOC_PATH.parent.mkdir(parents=True, exist_ok=True)
+    if not DOC_PATH.parent.is_dir():
+        print(f"engine.docgen: no {DOC_PATH.parent} to write to: it rewrites the docs of a source checkout; "
+              "print the text with --stdout", file=sys.stderr)
+        return 1
     DOC_PATH.write_text(text, encoding="utf-8")
     print(f"wrote {DOC_PATH}")
     return 0
