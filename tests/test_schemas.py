@@ -10,6 +10,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+import yaml
 from referencing import Registry, Resource
 
 from engine import schema
@@ -144,3 +145,17 @@ def test_a_change_in_either_schema_is_a_new_digest_for_both(tmp_path, monkeypatc
         schema.load_schema.cache_clear()
         schema._schema_digest.cache_clear()
     assert all(after[name] != before[name] for name in SCHEMAS)
+
+
+SHIPPED = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "examples").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_shipped_file_names_its_schema_for_editors(path):
+    """The first line tells yaml-language-server which schema checks the file, by a path
+    relative to the file: the extension schema for an extension file (one without game:)."""
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    prefix = "# yaml-language-server: $schema="
+    assert first.startswith(prefix)
+    expected = RULESET if "game" in yaml.safe_load(path.read_text(encoding="utf-8")) else EXTENSION
+    assert (path.parent / first[len(prefix):]).resolve() == (ROOT / "schemas" / expected).resolve()
