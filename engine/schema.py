@@ -36,6 +36,18 @@ def schema_path(name: str = RULESET) -> Path:
     return SCHEMA_DIR / name
 
 
+def write_schemas(directory: Path) -> list[Path]:
+    """Copy every schema into `directory` (made if missing), side by side so that the `$ref`s
+    between them still resolve there; the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in SCHEMAS:
+        target = directory / name
+        target.write_bytes(schema_path(name).read_bytes())
+        written.append(target)
+    return written
+
+
 @lru_cache(maxsize=None)
 def load_schema(name: str = RULESET) -> dict:
     return json.loads(schema_path(name).read_text(encoding="utf-8"))

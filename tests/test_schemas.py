@@ -14,6 +14,7 @@ import yaml
 from referencing import Registry, Resource
 
 from engine import schema
+from engine.cli import main
 from engine.schema import EXTENSION, RULESET, SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -159,3 +160,66 @@ def test_every_shipped_file_names_its_schema_for_editors(path):
     assert first.startswith(prefix)
     expected = RULESET if "game" in yaml.safe_load(path.read_text(encoding="utf-8")) else EXTENSION
     assert (path.parent / first[len(prefix):]).resolve() == (ROOT / "schemas" / expected).resolve()
+
+
+# ---------------------------------------------------------------- engine schema
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["schema", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_schema_prints_the_path_of_each_schema(capsys):
+    code, out, _ = run(capsys)
+    assert code == 0 and Path(out.strip()) == (ROOT / "schemas" / RULESET).resolve()
+    code, out, _ = run(capsys, "--extension")
+    assert code == 0 and Path(out.strip()) == (ROOT / "schemas" / EXTENSION).resolve()
+
+
+def test_the_schemas_are_found_through_schema_dir_alone(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(schema, "SCHEMA_DIR", tmp_path)
+    assert schema.schema_path(EXTENSION) == tmp_path / EXTENSION
+    assert run(capsys, "--extension")[1] == f"{tmp_path / EXTENSION}\n"
+
+
+def test_schema_write_copies_both_side_by_side(capsys, tmp_path):
+    target = tmp_path / "project" / ".vscode" / "schemas"
+    code, out, _ = run(capsys, "--write", str(target))
+    assert code == 0
+    assert out.splitlines() == [str(target / name) for name in SCHEMAS]
+    for name in SCHEMAS:
+        assert (target / name).read_bytes() == (ROOT / "schemas" / name).read_bytes()
+    copied = Registry(retrieve=lambda uri: Resource.from_contents(json.loads((target / uri).read_text())))
+    validator = jsonschema.Draft202012Validator(json.loads((target / EXTENSION).read_text()), registry=copied)
+    assert [e.message for e in validator.iter_errors({"cards": [{"count": 2}]})] == [
+        "'kind' is a required property"]
+    assert run(capsys, "--write", str(target))[0] == 0  # again: the copies are replaced
+
+
+def test_schema_write_where_it_cannot_is_one_line(capsys, tmp_path):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    code, out, err = run(capsys, "--write", str(a_file))
+    assert (code, out) == (1, "")
+    assert err == f"engine: cannot write the schemas into {a_file}: it is a file, not a directory\n"
+    assert a_file.read_text() == "mine"
+    code, _, err = run(capsys, "--write", str(a_file / "inside"))
+    assert code == 1 and err.startswith(f"engine: cannot write the schemas into {a_file / 'inside'}: ")
+    assert len(err.splitlines()) == 1
+
+
+def test_schema_takes_one_of_extension_and_write(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit:
+        main(["schema", "--extension", "--write", str(tmp_path)])
+    assert exit.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_schema_help_tells_how_an_editor_uses_it(capsys):
+    with pytest.raises(SystemExit):
+        main(["schema", "--help"])
+    out = capsys.readouterr().out
+    for words in ("yaml-language-server", "# yaml-language-server: $schema=../schemas/ruleset.schema.json",
+                  "yaml.schemas", "--extension", "--write DIR"):
+        assert words in out
