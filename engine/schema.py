@@ -4,8 +4,8 @@ The schemas are plain JSON Schema (Draft 2020-12), so editors check files with t
 extension schema takes a card from the ruleset schema by a `$ref` to its file name, which an
 editor resolves next to it and the validator through a registry of both files.
 
-Data that passed once is remembered by a digest (of the data, the schema and the installed
-jsonschema) in the user's cache directory, so checking an unchanged file again costs neither
+Data that passed once is remembered by a digest (of the data, every schema and the installed
+jsonschema and referencing) in the user's cache directory, so checking an unchanged file again costs neither
 the check nor importing jsonschema. Data with problems is checked every time.
 """
 from __future__ import annotations
