@@ -1,4 +1,4 @@
-"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report.
+"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report, schema.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -12,6 +12,7 @@ import signal
 import sys
 import textwrap
 import time
+from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from . import __version__, resources
@@ -24,6 +25,7 @@ from .ruleset import Ruleset, load_ruleset
 from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
 from .runfile import header
+from .schema import EXTENSION, RULESET, schema_path, write_schemas
 from .saves import old_format_warnings, replay, resume, same_state, write_save
 from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
@@ -44,6 +46,7 @@ EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file
   engine ladder GAME --players 4 --agents random,greedy,mcts:iterations=100 --games 50
   engine replay game.json
   engine report runs.jsonl --html report.html
+  engine schema --write .vscode/schemas
 """
 
 RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help lists them)"
@@ -219,6 +222,24 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
     rp.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
                     "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
+
+    sc = sub.add_parser("schema", help="where the JSON Schemas are, for editors that check rulesets",
+                        description=_wrap("Print the path of the JSON Schema of rulesets (with --extension: of "
+                        "extension files, the cards loaded with --with), or copy both schemas into a directory "
+                        "with --write. An editor with yaml-language-server (VS Code with the Red Hat YAML "
+                        "extension, and others) uses the schema to complete keys, show what each one means and "
+                        "mark mistakes as you type. Name it on the first line of a ruleset (below: a path "
+                        "relative to the ruleset, or a URL), or map files to it in the editor's yaml.schemas "
+                        "setting. The two schemas refer to each other by file name: keep them side by side."),
+                        epilog="the first line of a ruleset in rulesets/, naming its schema:\n"
+                        "  # yaml-language-server: $schema=../schemas/ruleset.schema.json\n\n"
+                        "examples:\n  engine schema\n  engine schema --extension\n"
+                        "  engine schema --write .vscode/schemas", formatter_class=argparse.RawDescriptionHelpFormatter)
+    what = sc.add_mutually_exclusive_group()
+    what.add_argument("--extension", action="store_true", help="print the path of the schema of extension "
+                      "files instead")
+    what.add_argument("--write", metavar="DIR", help="copy both schemas into DIR (made if missing) and print "
+                      "their paths, for editors that want the files in your project")
     return p
 
 
@@ -244,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,
-                "report": cmd_report}[args.command](args)
+                "report": cmd_report, "schema": cmd_schema}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -281,6 +302,21 @@ def cmd_info(args: argparse.Namespace) -> int:
         print()
     else:
         print(render_info(info))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    if args.write is None:
+        print(schema_path(EXTENSION if args.extension else RULESET))
+        return 0
+    if Path(args.write).exists() and not Path(args.write).is_dir():
+        raise EngineError(f"cannot write the schemas into {args.write}: it is a file, not a directory")
+    try:
+        written = write_schemas(Path(args.write))
+    except OSError as exc:
+        raise EngineError(f"cannot write the schemas into {args.write}: {exc.strerror or exc}") from None
+    for path in written:
+        print(path)
     return 0
 
 

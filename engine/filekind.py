@@ -14,11 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, Location
-from .schema import load_schema
+from .schema import EXTENSION, RULESET, load_schema
 from .yamlload import EMPTY, SYNTAX, SourceMap
-
-RULESET = "ruleset.schema.json"
-EXTENSION = "extension.schema.json"
 
 SECTIONS = {name: tuple(load_schema(name)["properties"]) for name in (RULESET, EXTENSION)}
 SHAPE = {

@@ -23,7 +23,7 @@ from .lang.builtins import end_reason
 from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, indentation_tabs, parse
 from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
-from .schema import schema_problems
+from .schema import EXTENSION, RULESET, schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
@@ -235,7 +235,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     file, raw, problems = _read(path, resources.RULESETS)
     if raw is None:
         raise RulesetError(problems)
-    data, smap, problems = _load_checked(raw, file, "ruleset.schema.json")
+    data, smap, problems = _load_checked(raw, file, RULESET)
     if data is None:
         raise RulesetError(problems)
     digest = hashlib.sha256(raw)
@@ -254,7 +254,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         if ext_raw is None:
             continue
         digest.update(ext_raw)
-        ext_data, ext_map, ext_problems = _load_checked(ext_raw, ext_file, "extension.schema.json")
+        ext_data, ext_map, ext_problems = _load_checked(ext_raw, ext_file, EXTENSION)
         problems += ext_problems
         if ext_data is None:
             continue

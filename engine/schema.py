@@ -1,7 +1,11 @@
 """Checking ruleset data against the JSON Schema in schemas/, with located, readable errors.
 
-Data that passed once is remembered by a digest (of the data, the schema and the installed
-jsonschema) in the user's cache directory, so checking an unchanged file again costs neither
+The schemas are plain JSON Schema (Draft 2020-12), so editors check files with them too: the
+extension schema takes a card from the ruleset schema by a `$ref` to its file name, which an
+editor resolves next to it and the validator through a registry of both files.
+
+Data that passed once is remembered by a digest (of the data, every schema and the installed
+jsonschema and referencing) in the user's cache directory, so checking an unchanged file again costs neither
 the check nor importing jsonschema. Data with problems is checked every time.
 """
 from __future__ import annotations
@@ -22,17 +26,31 @@ if TYPE_CHECKING:
     import jsonschema
 
 SCHEMA_DIR = resources.SCHEMAS
+RULESET = "ruleset.schema.json"
+EXTENSION = "extension.schema.json"
+SCHEMAS = (RULESET, EXTENSION)  # each one's `$id` is its file name, which `$ref`s use
+
+
+def schema_path(name: str = RULESET) -> Path:
+    """The file of the schema `name`: the one place that knows where the schemas are."""
+    return SCHEMA_DIR / name
+
+
+def write_schemas(directory: Path) -> list[Path]:
+    """Copy every schema into `directory` (made if missing), side by side so that the `$ref`s
+    between them still resolve there; the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in SCHEMAS:
+        target = directory / name
+        target.write_bytes(schema_path(name).read_bytes())
+        written.append(target)
+    return written
 
 
 @lru_cache(maxsize=None)
-def load_schema(name: str = "ruleset.schema.json") -> dict:
-    schema = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
-    if "$ref_cards" in schema:  # an extension's cards are written exactly as a ruleset's
-        ruleset = load_schema("ruleset.schema.json")
-        schema["properties"]["cards"] = ruleset["properties"]["cards"]
-        schema["$defs"] = ruleset["$defs"]
-        del schema["$ref_cards"]
-    return schema
+def load_schema(name: str = RULESET) -> dict:
+    return json.loads(schema_path(name).read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)
@@ -40,7 +58,9 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
     """One validator for each schema, made once and kept: it sets up its resolver of `$ref`s
     on first use, not again for every file."""
     import jsonschema  # here: an unchanged file needs no validator (see _Passed)
-    return jsonschema.Draft202012Validator(load_schema(name))
+    from referencing import Registry, Resource
+    registry = Registry().with_resources((other, Resource.from_contents(load_schema(other))) for other in SCHEMAS)
+    return jsonschema.Draft202012Validator(load_schema(name), registry=registry)
 
 
 class _Passed:
@@ -90,13 +110,17 @@ _PASSED = _Passed()
 
 @lru_cache(maxsize=None)
 def _schema_digest(name: str) -> str:
-    """What the result of a check depends on besides the data: the schema and the jsonschema
-    installed (its files' sizes and times, read without importing it)."""
-    spec = importlib.util.find_spec("jsonschema")
-    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
-    installed = [(f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in sorted(folder.glob("*.py"))] \
-        if folder is not None else []
-    return hashlib.sha256(json.dumps([name, load_schema(name), installed]).encode()).hexdigest()
+    """What the result of a check depends on besides the data: the schemas (all of them, as
+    one refers to another) and the jsonschema and referencing installed (their files' sizes
+    and times, read without importing them)."""
+    installed = []
+    for package in ("jsonschema", "referencing"):
+        spec = importlib.util.find_spec(package)
+        folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+        installed += [(package, f.name, f.stat().st_size, f.stat().st_mtime_ns)
+                      for f in sorted(folder.glob("*.py"))] if folder is not None else []
+    schemas = [load_schema(other) for other in SCHEMAS]
+    return hashlib.sha256(json.dumps([name, schemas, installed]).encode()).hexdigest()
 
 
 def _digest(data: Any, name: str) -> str:
@@ -107,7 +131,7 @@ Rejected = tuple[tuple, list | None]  # the path of a rejected value, or of a ma
 
 
 def schema_problems(data: Any, smap: SourceMap,
-                    name: str = "ruleset.schema.json") -> list[tuple[Diagnostic, Rejected]]:
+                    name: str = RULESET) -> list[tuple[Diagnostic, Rejected]]:
     """Every schema violation in `data`, each at the position of the offending value or key,
     with what was rejected (so the caller can leave it out and check the rest)."""
     digest = _digest(data, name)

@@ -115,6 +115,37 @@ def test_validate_and_play_with_an_extension(files, tmp_path, capsys):
     assert main(["replay", str(save)]) == 1  # the result no longer reproduces
 
 
+def test_a_card_of_an_extension_is_checked_by_the_schema_of_a_ruleset_card(files, tmp_path):
+    """The extension schema takes its card from the ruleset schema: the same checks, located in
+    the extension's own file, with the same "did you mean"."""
+    base, _ = files
+    bad = tmp_path / "shape.yaml"
+    bad.write_text(textwrap.dedent("""\
+        cards:
+          - kind: event
+            name: A
+            value: 1
+            count: 0
+            triggers:
+              - {on: revealed, dooo: "x = 1"}
+            modifiers:
+              - {modify: worth, vale: 3}
+          - {name: B, value: 2}
+        """))
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [bad])
+    assert [str(d) for d in err.value.diagnostics] == [
+        f"{bad}:5:12: error: 0 is less than the minimum of 1 in cards[0].count",
+        f"{bad}:7:9: error: missing required key in cards[0].triggers[0]: 'do'",
+        f"{bad}:7:24: error: unknown key 'dooo' in cards[0].triggers[0] (did you mean 'do'?); "
+        "allowed keys: description, on, params, while_in, if, do",
+        f"{bad}:9:9: error: missing required key in cards[0].modifiers[0]: 'value'",
+        f"{bad}:9:25: error: unknown key 'vale' in cards[0].modifiers[0] (did you mean 'value'?); "
+        "allowed keys: description, modify, while_in, if, value",
+        f"{bad}:10:5: error: missing required key in cards[1]: 'kind'",
+    ]
+
+
 def test_an_extension_with_unknown_keys_is_rejected(files, tmp_path):
     base, _ = files
     bad = tmp_path / "keys.yaml"

@@ -119,7 +119,8 @@ def test_wrong_type_in_every_section(tmp_path, capsys, section, wrong):
 def test_a_ruleset_given_as_its_own_extension_is_refused(capsys):
     code, out = validate(capsys, TRICK, "--with", TRICK)
     assert code == 1
-    assert out.startswith(f"{TRICK}:8:1: error: this is a ruleset, not an extension file")
+    line = TRICK.read_text(encoding="utf-8").splitlines().index("game:") + 1  # after its top comments
+    assert out.startswith(f"{TRICK}:{line}:1: error: this is a ruleset, not an extension file")
     assert out.count("error:") == 1, out
 
 

@@ -67,8 +67,10 @@ def test_json_tells_the_same_facts(capsys, path):
     assert facts["constants"] == json.loads(json.dumps(data.get("constants", {})))  # JSON keys are text
     assert facts["heuristic"] == ("heuristic" in data.get("scoring", {}))
     assert facts["bots"] == data.get("bots", {})
-    first = path.read_text(encoding="utf-8").splitlines()[0]
+    modeline, first = path.read_text(encoding="utf-8").splitlines()[:2]
+    assert modeline.startswith("# yaml-language-server: $schema=")  # for editors, left out of the notes
     assert facts["notes"].splitlines()[0] == first[2:] if first.startswith("# ") else facts["notes"] == ""
+    assert "yaml-language-server" not in facts["notes"]
     assert [(b["name"], b["places"]) for b in facts["boards"]] == [
         (name, len(b["places"])) for name, b in data.get("boards", {}).items()]
 
@@ -86,6 +88,7 @@ def test_trick_of_the_rails_in_full(capsys):
     assert "  hand_size    {3: 15, 4: 11, 5: 9}" in lines
     assert "  Notes (the comments at the top of the file):" in lines
     assert "    Trick of the Rails, for 3 to 5 players." in lines
+    assert not any("yaml-language-server" in line for line in lines)
 
 
 def test_long_notes_are_only_pointed_to(capsys):
