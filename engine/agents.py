@@ -135,8 +135,9 @@ Parameters follow the kind, each after a colon: mcts:iterations=400:depth=0, gre
 mybots.cautious:CautiousAgent:risk=0.2. greedy takes worlds (default 1), tries (random play-outs
 of the rest of its run of decisions, default 8) and steps (their length at most, default 40).
 mcts takes iterations (default 200), depth (random moves after the tree before the heuristic
-scores, default 20; 0 = play to the end), c (exploration, default 0.7) and ms (also stop after
-that many milliseconds a decision). A ruleset may change these defaults for its game (bots:)."""
+scores, default 20; 0 = play to the end), c (exploration, default 0.7), ms (also stop after
+that many milliseconds a decision) and score_weight (0 to 1: how much of its reward is its own
+score rather than its rank, default 0). A ruleset may change these defaults for its game (bots:)."""
 
 
 def _builtin_kinds() -> dict[str, Callable[..., Agent]]:

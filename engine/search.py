@@ -33,15 +33,16 @@ def standing(values: dict[Any, Any]) -> dict[Any, float]:
                    for q in players if q != p) / (len(players) - 1) for p in players}
 
 
-def outcome(world: Game) -> dict[Any, float]:
-    """The reward of each player: by the final scores (and tiebreak) when the game is over,
-    else by the ruleset's heuristic."""
+def outcome(world: Game) -> tuple[dict[Any, float], dict[Any, float]]:
+    """Each player's rank reward and value: by the final scores (and tiebreak) when the game is
+    over, else by the ruleset's heuristic."""
     if not world.over:
-        return standing(world.estimates())
+        values = world.estimates()
+        return standing(values), values
     scores = world.scores()
     winners = set(world.winners(scores))
     # The winners (tiebreak included) are ahead of everyone; the others rank by score.
-    return standing({p: (p in winners, s) for p, s in scores.items()})
+    return standing({p: (p in winners, s) for p, s in scores.items()}), scores
 
 
 class GreedyAgent:
@@ -100,13 +101,14 @@ class GreedyAgent:
 class _Node:
     """A node of the search tree: the move that led here, by whom, and its statistics."""
 
-    __slots__ = ("player", "children", "visits", "reward", "available")
+    __slots__ = ("player", "children", "visits", "reward", "value", "available")
 
     def __init__(self, player: Any = None):
         self.player = player
         self.children: dict[Any, _Node] = {}
         self.visits = 0
-        self.reward = 0.0
+        self.reward = 0.0  # sum of the mover's rank rewards, each from 0 to 1
+        self.value = 0.0  # sum of the mover's own scores (or heuristic estimates)
         self.available = 0
 
 
@@ -117,21 +119,30 @@ class MctsAgent:
     that world), adds one node, plays random moves for at most `depth` decisions (0: to the
     end) and scores the result: by the final ranking if the game is over, else by the
     ruleset's heuristic. `iterations` bounds the work (reproducible); `ms`, if given, also
-    bounds the time per decision (then results depend on the machine's speed)."""
+    bounds the time per decision (then results depend on the machine's speed).
+
+    The reward of a move is its mover's rank among the players (0 last, 1 first), so the scale
+    of a game's scores does not matter. But a player whose rank cannot change is then
+    indifferent to its own score: one far behind or far ahead takes a loan that costs points as
+    readily as not. `score_weight` mixes in that much of the mover's own score, scaled between
+    the lowest and highest values seen in this search (as MuZero scales its values)."""
 
     def __init__(self, seed: int, iterations: int = 200, depth: int = 20, c: float = 0.7,
-                 ms: float | None = None):
+                 ms: float | None = None, score_weight: float = 0.0):
         self.rng = random.Random(seed)
         self.iterations = max(1, int(iterations))
         self.depth = max(0, int(depth))
         self.c = float(c)
         self.ms = float(ms) if ms is not None else None
+        self.score_weight = min(1.0, max(0.0, float(score_weight)))
+        self._low, self._high = math.inf, -math.inf  # the values seen in this decision's search
 
     def choose(self, view: PlayerView) -> int:
         n = view.option_count
         if n <= 1:
             return 0
         root = _Node()
+        self._low, self._high = math.inf, -math.inf
         deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else None
         for _ in range(self.iterations):
             self._iterate(root, view.world(self.rng.getrandbits(63)))
@@ -168,7 +179,7 @@ class MctsAgent:
             best_i, best_u = 0, -math.inf
             for i, k in enumerate(keys):
                 child = children[k]
-                u = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                u = self._mean(child) + c * math.sqrt(math.log(child.available) / child.visits)
                 if u > best_u:
                     best_i, best_u = i, u
             node = children[keys[best_i]]
@@ -178,7 +189,21 @@ class MctsAgent:
         while not world.over and (self.depth == 0 or steps < self.depth):
             world.apply(rng.randrange(len(world.pending.options)))
             steps += 1
-        reward = outcome(world)
+        reward, value = outcome(world)
+        if self.score_weight:
+            self._low = min(self._low, *value.values())
+            self._high = max(self._high, *value.values())
         for node in path:
             node.visits += 1
             node.reward += reward[node.player]
+            node.value += float(value[node.player])
+
+    def _mean(self, node: _Node) -> float:
+        """The node's mean reward: its rank, mixed with its scaled own value by `score_weight`."""
+        rank = node.reward / node.visits
+        w = self.score_weight
+        if not w:
+            return rank
+        spread = self._high - self._low
+        scaled = (node.value / node.visits - self._low) / spread if spread > 0 else 0.5
+        return (1 - w) * rank + w * scaled

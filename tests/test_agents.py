@@ -95,10 +95,32 @@ def test_standing_ranks_players_whatever_the_scale():
 def test_a_finished_game_rewards_its_winners_first():
     rules = RULES["rulesets/trick_of_the_rails.yaml"]
     game = play(Game(rules, 4, seed=3, keep_log=False), make_agents(["random"] * 4, 3))
-    reward = outcome(game)
+    reward, value = outcome(game)
     winners = game.winners()
     assert all(reward[w] == max(reward.values()) for w in winners)
     assert all(reward[p] < reward[winners[0]] for p in game.players if p not in winners)
+    assert value == game.scores()
+
+
+def test_score_weight_mixes_the_own_score_into_the_rank_reward():
+    """A rank that cannot change leaves the own score to decide, as much as score_weight says."""
+    from engine.search import MctsAgent, _Node
+    node = _Node()
+    node.visits, node.reward, node.value = 2, 1.0, 10.0  # mean rank 0.5, mean value 5
+    by_rank = MctsAgent(1)
+    assert by_rank._mean(node) == 0.5
+    mixed = MctsAgent(1, score_weight=0.5)
+    mixed._low, mixed._high = 0.0, 20.0  # value 5 is a quarter of the way up
+    assert mixed._mean(node) == 0.5 * 0.5 + 0.5 * 0.25
+    mixed._low = mixed._high = 5.0  # no spread yet: the value says nothing
+    assert mixed._mean(node) == 0.5 * 0.5 + 0.5 * 0.5
+
+
+def test_a_ruleset_sets_the_score_weight_of_its_mcts_seats():
+    rules = RULES["rulesets/railways.yaml"]
+    agent = make_agents(["mcts"], 1, defaults=rules.bots)[0]
+    assert agent.score_weight == 0.5
+    assert make_agents(["mcts:score_weight=0"], 1, defaults=rules.bots)[0].score_weight == 0
 
 
 # ---------------------------------------------------------------- reproducible, and they play

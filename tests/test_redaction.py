@@ -10,7 +10,6 @@ import random
 import sys
 import types
 import weakref
-from pathlib import Path
 
 import pytest
 
