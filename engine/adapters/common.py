@@ -15,8 +15,7 @@ from typing import Any
 from ..errors import EngineError
 from ..game import Game
 from ..ruleset import Ruleset, load_ruleset
-
-MAX_DECISIONS = 5_000  # as engine simulate's --max-decisions
+from ..simulate import MAX_DECISIONS
 
 
 class TooManyOptions(EngineError):
@@ -29,6 +28,11 @@ def action_bound(rules: Ruleset, players: int) -> int:
     sizes = [len(rules.cards), players, *(len(b) for b in rules.boards.values()),
              *(len(v) for v in rules.constants.values() if isinstance(v, (list, tuple)))]
     return max(sizes)
+
+
+def load(ruleset: str | Ruleset) -> Ruleset:
+    """A ruleset from its path (or as it is, if loaded): the adapters' one way to get one."""
+    return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(str(ruleset))
 
 
 def option_text(value: Any) -> str:
@@ -51,7 +55,7 @@ class Setup:
            max_actions: int | None = None, max_decisions: int = MAX_DECISIONS) -> Setup:
         """`ruleset` is a path (or a loaded ruleset); `players` defaults to its fewest; options
         are values or their text, as `--option NAME=VALUE` takes them."""
-        rules = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(str(ruleset))
+        rules = load(ruleset)
         players = rules.players[0] if players is None else players
         if players not in rules.players:
             raise ValueError(f"{rules.name} is for {', '.join(map(str, rules.players))} players, not {players}")

@@ -2,7 +2,8 @@
 
 Parameters: `players` (default: the ruleset's fewest), `seed`, `max_decisions` (the game is
 cut there and ranked as it stands; default 5000, as `engine simulate`), `max_actions` (0: the
-bound common.py derives) and the ruleset's own options with their defaults. Player i of
+bound common.py derives) and the ruleset's own options with their defaults (`ruleset`, set by
+`register`, names the ruleset: leave it). Player i of
 OpenSpiel is the engine's P(i+1); an action is the index of an option, as `Game.apply` takes
 it, among `max_actions` distinct actions.
 
@@ -29,9 +30,9 @@ import numpy as np
 import pyspiel
 
 from ..game import Game
-from ..ruleset import Ruleset, load_ruleset
+from ..ruleset import Ruleset
 from ..view import PlayerView, view
-from .common import MAX_DECISIONS, Setup, rank_rewards
+from .common import MAX_DECISIONS, Setup, load, rank_rewards
 from .observation import Observation
 
 _ADAPTER_PARAMS = ("ruleset", "players", "seed", "max_decisions", "max_actions")
@@ -46,7 +47,7 @@ def register(ruleset: str | Ruleset, name: str | None = None) -> str:
     """Register `ruleset` (a path) with OpenSpiel and return its short name (default
     `engine_` and the file's name), for `pyspiel.load_game(name, {"players": 4, ...})`.
     Registering the same ruleset again is allowed; another one under a taken name is not."""
-    rules = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(str(ruleset))
+    rules = load(ruleset)
     name = name or "engine_" + re.sub(r"[^a-z0-9_]+", "_", Path(rules.path).stem.lower())
     if name in _registered:
         if _registered[name][1].digest != rules.digest:
@@ -146,7 +147,8 @@ class RulesetState(pyspiel.State):
         """The option's name as the deciding player reads it, when it is theirs to take now
         (with its number when another option reads the same); else its number."""
         game = self._play.game
-        if not self.is_terminal() and player == int(game.current_player) - 1 and 0 <= action < len(game.pending.options):
+        theirs = not self.is_terminal() and player == int(game.current_player) - 1
+        if theirs and 0 <= action < len(game.pending.options):
             options = view(game, player + 1).decision["options"]
             name = options[action]
             return name if options.count(name) == 1 else f"{name} (option {action})"
