@@ -145,3 +145,13 @@ def test_bad_setups_get_clear_errors():
                                              r"make it with max_actions=\d+"):
         e.reset(seed=1)
     assert env(TOR, players=3, expert=True).setup.options["expert"] is True
+
+
+def test_human_rendering_prints_the_view_of_the_agent_to_act(capsys):
+    e = env(TOR, players=3, render_mode="human")
+    e.reset(seed=5)
+    assert e.render() is None
+    printed = capsys.readouterr().out
+    assert f"(you are P{e.agent_selection[-1]})" in printed
+    with pytest.raises(ValueError, match="render_mode must be"):
+        env(TOR, render_mode="rgb_array")
