@@ -23,8 +23,9 @@ class TooManyOptions(EngineError):
 
 
 def action_bound(rules: Ruleset, players: int) -> int:
-    """An upper bound on the options of a decision: the most of cards, places of a board,
-    values of a constant list, or players the ruleset has."""
+    """The size of the action space unless one is given: the most of cards, places of a board,
+    values of a constant list, or players the ruleset has (a decision that offers more is
+    refused by `Setup.check`, which says what to give instead)."""
     sizes = [len(rules.cards), players, *(len(b) for b in rules.boards.values()),
              *(len(v) for v in rules.constants.values() if isinstance(v, (list, tuple)))]
     return max(sizes)
