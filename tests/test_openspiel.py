@@ -105,6 +105,15 @@ def test_information_comes_from_the_view_only(tor):
     assert any(w.information_state_string(other) != state.information_state_string(other) for w in worlds)
 
 
+def test_a_resampled_world_keeps_the_decisions_counted_to_the_cap(tor):
+    state = pyspiel.load_game(tor, {"max_decisions": 4, "seed": 6}).new_initial_state()
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    world = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    world.apply_action(world.legal_actions()[0])
+    assert world.is_terminal() and sum(world.returns()) == pytest.approx(0)
+
+
 def test_action_strings_name_the_options(tor):
     state = pyspiel.load_game(tor, {"seed": 3}).new_initial_state()
     player = state.current_player()

@@ -117,6 +117,11 @@ class _Play:
     def __deepcopy__(self, memo: dict) -> _Play:
         return _Play(self.setup, self.game.clone(), [list(a) for a in self.own])
 
+    def ended(self) -> bool:
+        """Over, or at the decision cap. The actions are counted here, not in the game: a
+        resampled world has no past decisions, but as many were taken."""
+        return self.game.over or sum(map(len, self.own)) >= self.setup.max_decisions
+
 
 class RulesetState(pyspiel.State):
     """A game of the ruleset, as OpenSpiel steps it."""
@@ -127,7 +132,7 @@ class RulesetState(pyspiel.State):
 
     def current_player(self) -> int:
         play = self._play
-        if play.setup.ended(play.game):
+        if play.ended():
             return pyspiel.PlayerId.TERMINAL
         return int(play.game.current_player) - 1
 
@@ -155,7 +160,7 @@ class RulesetState(pyspiel.State):
         return f"option {action}"
 
     def is_terminal(self) -> bool:
-        return self._play.setup.ended(self._play.game)
+        return self._play.ended()
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
