@@ -533,16 +533,19 @@ class Game:
         when, groups = self.rules.teams
         return groups if evaluate(when, self, {}) else None
 
+    def standings(self, scores: dict[Player, Any] | None = None) -> dict[Player, tuple]:
+        """What ranks each player: their score, then the tiebreak; the higher the better.
+        `scores`, if given, are this game's `scores()`, computed once."""
+        scores = self.scores() if scores is None else scores
+        tiebreak = self.rules.tiebreak
+        return {p: (scores[p], evaluate(tiebreak, self, {"player": p}) if tiebreak else 0) for p in self.players}
+
     def winners(self, scores: dict[Player, Any] | None = None) -> list[Player]:
         """The players with the best score (then tiebreak); tied players share the win. `scores`,
         if given, are this game's `scores()`, computed once."""
-        scores = self.scores() if scores is None else scores
-        tiebreak = self.rules.tiebreak
-
-        def key(p: Player) -> tuple:
-            return (scores[p], evaluate(tiebreak, self, {"player": p}) if tiebreak else 0)
-        best = max(key(p) for p in self.players)
-        return [p for p in self.players if key(p) == best]
+        standings = self.standings(scores)
+        best = max(standings.values())
+        return [p for p in self.players if standings[p] == best]
 
     def digest(self) -> str:
         """A fingerprint of the whole table, to check that a replay reproduces a game."""

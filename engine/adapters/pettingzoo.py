@@ -1,0 +1,134 @@
+"""Any ruleset as a PettingZoo AEC environment: `env(ruleset, players=N, **options)`.
+
+Agents are `player_1` ... `player_N` (the engine's P1 ... PN); the one whose decision is
+pending acts. The action space is `Discrete(max_actions)` (common.py: a bound the ruleset
+gives, or yours), and an action is the index of an option, as `Game.apply` takes it; an
+action outside the mask raises `IllegalMove`. An agent's observation is a dict: "observation",
+the vector of what it may know (observation.py), and "action_mask", 1 for each option it
+has now. Both are made from its `PlayerView` alone; `infos[agent]` of the agent to act holds
+the same view as text ("view") and its options' names ("options").
+
+Rewards come at the end, by rank (common.rank_rewards: +1 to beat everyone, -1 to be beaten
+by all, summing to 0); `infos` then hold the "scores". A game cut at `max_decisions` ends
+with truncations instead of terminations, ranked as it stands. `reset(seed=S)` deals game S;
+`reset()` the next game of the sequence the last seed began.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..errors import IllegalMove
+from ..game import Game
+from ..ruleset import Ruleset
+from ..view import render, view
+from .common import MAX_DECISIONS, Setup, rank_rewards
+from .observation import Observation
+
+
+def env(ruleset: str | Ruleset, players: int | None = None, *, max_actions: int | None = None,
+        max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, **options: Any) -> RulesetEnv:
+    """A PettingZoo AEC environment of `ruleset` (a path) for `players` (default: its fewest);
+    `options` are the ruleset's, as `--option NAME=VALUE`."""
+    return RulesetEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode)
+
+
+class RulesetEnv(AECEnv):
+    """The AEC environment of one ruleset at one player count."""
+
+    def __init__(self, setup: Setup, render_mode: str | None = None):
+        super().__init__()
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        self.setup = setup
+        self.render_mode = render_mode
+        self.metadata = {"name": f"engine_{setup.rules.name}", "render_modes": ["human", "ansi"],
+                         "is_parallelizable": False}
+        self.possible_agents = [f"player_{i}" for i in range(1, setup.players + 1)]
+        self.encoding = Observation(setup.rules, setup.players)
+        vector = spaces.Box(self.encoding.low, self.encoding.high, dtype=np.float32)
+        mask = spaces.Box(0, 1, (setup.max_actions,), dtype=np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": vector, "action_mask": mask})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(setup.max_actions) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self._game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self._game = self.setup.new_game(seed if seed is not None else self._seeds.getrandbits(64))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._next()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._game
+        if action is None or not 0 <= int(action) < len(game.pending.options):
+            raise IllegalMove(f"action {action!r} is not legal for {agent} here; "
+                              f"the action mask allows 0 to {len(game.pending.options) - 1}")
+        self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = {}
+        game.apply(int(action))
+        self.setup.check(game)
+        self._clear_rewards()
+        self._next()
+
+    def _next(self) -> None:
+        """Whose turn it is, or, at the end, rewards and terminations (or truncations) for all."""
+        game = self._game
+        if not self.setup.ended(game):
+            self.agent_selection = self.possible_agents[int(game.current_player) - 1]
+            pv = view(game, int(game.current_player))
+            self.infos[self.agent_selection] = {"view": render(pv), "options": pv.decision["options"]}
+        else:
+            ended = self.terminations if game.over else self.truncations
+            scores = game.scores()
+            for p, reward in rank_rewards(game).items():
+                agent = self.possible_agents[p - 1]
+                self.rewards[agent] = reward
+                ended[agent] = True
+                self.infos[agent] = {"scores": {f"player_{int(q)}": s for q, s in scores.items()}}
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.possible_agents.index(agent) + 1
+        pv = view(self._game, player)
+        mask = np.zeros(self.setup.max_actions, dtype=np.int8)
+        if not self.setup.ended(self._game):
+            mask[:pv.option_count] = 1
+        return {"observation": self.encoding.encode(pv), "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The view of the agent to act (at the end, of the last), as text."""
+        if self._game is None:
+            return None
+        text = render(view(self._game, self.possible_agents.index(self.agent_selection) + 1))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._game = None
