@@ -44,7 +44,7 @@ _registered: dict[str, tuple[pyspiel.GameType, Ruleset]] = {}
 
 
 def register(ruleset: str | Ruleset, name: str | None = None) -> str:
-    """Register `ruleset` (a path) with OpenSpiel and return its short name (default
+    """Register `ruleset` (a path or a shipped name) with OpenSpiel and return its short name (default
     `engine_` and the file's name), for `pyspiel.load_game(name, {"players": 4, ...})`.
     Registering the same ruleset again is allowed; another one under a taken name is not."""
     rules = load(ruleset)

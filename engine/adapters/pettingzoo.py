@@ -32,8 +32,8 @@ from .observation import Observation
 
 def env(ruleset: str | Ruleset, players: int | None = None, *, max_actions: int | None = None,
         max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, **options: Any) -> RulesetEnv:
-    """A PettingZoo AEC environment of `ruleset` (a path) for `players` (default: its fewest);
-    `options` are the ruleset's, as `--option NAME=VALUE`."""
+    """A PettingZoo AEC environment of `ruleset` (a path or a shipped name) for `players`
+    (default: its fewest); `options` are the ruleset's, as `--option NAME=VALUE`."""
     return RulesetEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode)
 
 
