@@ -675,12 +675,35 @@ def test_upgrade_a_car_pays_the_difference_and_keeps_cargo():
     assert hand(g, 1) == ["Level 2 Engine"]
 
 
-def test_cabooses_are_not_upgrades():
+def test_a_caboose_upgrades_another_caboose_paying_the_difference():
+    # Rulebook (seed 000): "Can upgrade 'like' train cars by paying the difference in cost." and
+    # "Train cars can be upgraded (replaced) by a train car of the same type". Cabooses all cost 3:
+    # replacing Caboose 1 by Caboose 2 costs 3 - 3 = 0 cards.
     g = new_game(hands={1: ["Caboose 2", *["Level 2 Engine"] * 3]}, trains={1: ["Level 1 Engine", "Caboose 1"]})
     pick(g, BUILD)
     pick(g, lab(g, "Caboose 2"))
-    # Added as a new card without asking; then the optional discard of a car.
-    assert options(g) == [NO_DROP, lab(g, "Caboose 1")]
+    assert prompt(g) == f"Build {lab(g, 'Caboose 2')}: add it, or replace which card?"
+    assert options(g) == [NEW, lab(g, "Caboose 1")]
+    pick(g, lab(g, "Caboose 1"))                 # no other car to discard first: not asked
+    assert train(g, 1) == ["Level 1 Engine", "Caboose 2"]
+    assert names(g, zone(g, "discard")) == ["Caboose 1"]
+    assert hand(g, 1) == ["Level 2 Engine"] * 3              # nothing paid
+
+
+def test_a_caboose_upgrade_discards_cargo_the_new_caboose_cannot_hold():
+    # Caboose 3 stores a good; Caboose 1 holds none: the good goes with the replaced caboose
+    # (as the cargo of a removed car: "Any cargo loaded on those cars should be discarded").
+    g = new_game(hands={1: ["Caboose 1", *["Level 3 Engine"] * 3]},
+                 trains={1: ["Level 2 Engine", ("Caboose 3", ["Boxcar"]), "Caboose 4"]})
+    pick(g, BUILD)
+    pick(g, lab(g, "Caboose 1"))
+    assert options(g) == [NEW, lab(g, "Caboose 3"), lab(g, "Caboose 4")]
+    pick(g, lab(g, "Caboose 3"))
+    pick(g, NO_DROP)
+    assert train(g, 1) == ["Level 2 Engine", "Caboose 1", "Caboose 4"]
+    assert cargo_of(g, 1, "Caboose 1") == []
+    assert sorted(names(g, zone(g, "discard"))) == ["Boxcar", "Caboose 3"]
+    assert hand(g, 1) == ["Level 3 Engine"] * 3               # nothing paid
 
 
 def test_building_replaced_at_full_cost():
