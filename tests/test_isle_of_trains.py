@@ -576,15 +576,24 @@ def test_caboose_6_adds_power():
     assert hand(g, 1) == []
 
 
-def test_removing_caboose_6_may_not_leave_the_train_overweight():
-    g = new_game(trains={1: ["Level 1 Engine", "Caboose 6", "Boxcar", "Boxcar", "Hopper Car"]})
-    pick(g, BUILD)                      # nothing to build: straight to removing
-    pick(g, lab(g, "Caboose 6"))        # weight 5 > power 4: stopping is not offered yet
-    assert STOP_REMOVING not in options(g)
-    pick(g, lab(g, "Hopper Car"))       # weight 4 = power 4
-    assert options(g) == [lab(g, "Boxcar"), lab(g, "Boxcar"), STOP_REMOVING]
+def test_removing_caboose_6_may_leave_the_train_overweight():
+    # Rulebook (seed 000): "A Build action can also be used to remove any number of train cars";
+    # the power check is made when a car is built ("Always check first if the Engine Power would
+    # be enough to pull all train cars after the new car has been built"), not when cars leave.
+    g = new_game(hands={1: ["Tanker Car", "Bank", "Rail Yard"]},
+                 trains={1: ["Level 1 Engine", "Caboose 6", "Boxcar", "Boxcar", "Hopper Car"]})
+    pick(g, BUILD)
+    pick(g, REMOVE)
+    pick(g, lab(g, "Caboose 6"))        # weight 5 > power 4: stopping is offered all the same
+    assert options(g) == [lab(g, "Boxcar"), lab(g, "Boxcar"), lab(g, "Hopper Car"), STOP_REMOVING]
     pick(g, STOP_REMOVING)
-    assert train(g, 1) == ["Level 1 Engine", "Boxcar", "Boxcar"]
+    assert train(g, 1) == ["Level 1 Engine", "Boxcar", "Boxcar", "Hopper Car"]
+    assert fn(g, "power", Player(1)) == 4
+    # The second action: the over-weight train builds a Tanker Car (weight 1) only after a car
+    # is discarded first (Hopper Car: 2 + 2 + 1 = 5 > 4; a Boxcar: 2 + 1 + 1 = 4).
+    pick(g, BUILD)
+    pick(g, lab(g, "Tanker Car"))
+    assert options(g) == [lab(g, "Boxcar"), lab(g, "Boxcar")]
 
 
 # ---------------------------------------------------------------- building
