@@ -320,6 +320,7 @@ def test_loading_on_own_train_gives_no_benefit():
                  deck=CABOOSES)
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))       # the Boxcar (coal) could be loaded too
+    pick(g, "coal, face up")            # (or face down, paying the Boxcar)
     assert [c.name for c in cargo_of(g, 1, "Hopper Car")] == ["Tanker Car"]
     assert hand(g, 1) == ["Boxcar"]     # no draw, no discard
     assert prompt(g).startswith("Action 2 of 2")
@@ -341,6 +342,7 @@ def test_bonus_load_goes_on_own_train_only():
     assert prompt(g) == f"Load {lab(g, 'Tanker Car')} onto which car?"
     assert options(g) == [lab(g, "Hopper Car"), lab(g, "Hopper Car")]   # own cars only
     pick(g, lab(g, "Hopper Car"))
+    pick(g, "coal, face up")
     assert [c.name for c in cargo_of(g, 1, "Hopper Car")] == ["Tanker Car"]
     assert cargo_of(g, 2, "MegaHopper") == []
     # A bonus load on one's own train gives no further benefit.
@@ -369,6 +371,7 @@ def test_bonus_actions_taken():
                  deck=["Caboose 1", "Level 2 Engine"])
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))
+    pick(g, "coal, face up")
     assert options(g) == [BUILD, SKIP]
     pick(g, BUILD)
     pick(g, lab(g, "Caboose 1"))
@@ -427,6 +430,27 @@ def test_face_down_load_as_any_type():
     assert hand(g, 1) == ["Level 2 Engine"] + CABOOSES[:3]
 
 
+def test_face_down_load_of_a_card_as_its_own_type_tells_opponents_nothing():
+    # Rulebook (seed 000): "a player may discard one card to load another card (placed face down)
+    # as ANY type of cargo" - its own type too, so the public line "loads a face-down card as
+    # coal" does not tell P2 that the card is not a coal card.
+    from engine.view import view
+    g = new_game(hands={1: ["Tanker Car", "Bank", "Level 2 Engine"]},
+                 trains={1: ASK[1], 2: ["Level 3 Engine", "Hopper Car"]}, deck=["Caboose 2", "Caboose 5", "Caboose 6"])
+    pick(g, LOAD)
+    pick(g, lab(g, "Tanker Car"))                 # a coal card, onto P2's coal car
+    assert options(g) == ["coal, face up", "coal, face down (discard 1 more card)"]
+    pick(g, "coal, face down (discard 1 more card)")
+    pick(g, lab(g, "Bank"))
+    [good] = cargo_of(g, 2, "Hopper Car")
+    assert good.name == "Tanker Car" and g.table.is_face_down(good)
+    assert counter(g, "loaded_as")[good] == "coal"
+    assert not g.table.can_see(good, 2)
+    line = next(line for line in view(g, 2).log() if " loads " in line)
+    assert "Tanker Car" not in line and line.endswith(f"as coal onto {lab(g, 'Hopper Car')} of P2")
+    assert any("Tanker Car" in line and " loads " in line for line in view(g, 1).log())
+
+
 def test_face_down_needs_a_spare_card():
     # One coal card alone cannot go face down onto an oil car: the oil car is not offered.
     g = new_game(hands={1: ["Boxcar"]}, trains={1: ASK[1], 2: ["Level 3 Engine", "Tanker Car", "Hopper Car"]})
@@ -465,10 +489,12 @@ def test_caboose_2_draws_when_its_owner_loads_coal():
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))
     pick(g, f"{lab(g, 'Hopper Car')}, P1")  # (P2's Tanker Car would take it face down)
+    pick(g, "coal, face up")
     assert hand(g, 1) == ["Level 2 Engine", "Caboose 1"]
     # Loading oil (onto P2's Tanker Car) draws only the car's benefit (3), not Caboose 2.
     pick(g, LOAD)
     pick(g, lab(g, "Level 2 Engine"))
+    pick(g, "oil, face up")
     assert hand(g, 1) == ["Caboose 1", "Caboose 4", "Caboose 5", "Caboose 6"]
 
 
@@ -487,9 +513,9 @@ def test_caboose_3_stores_any_type_for_its_owner_only():
     g = new_game(hands={1: ["Tanker Car", "Boxcar", "Bank"]}, trains={1: c3_train}, deck=CABOOSES)
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))
-    # Its own type face up, the two others face down for one more card.
-    assert options(g) == ["coal, face up", "oil, face down (discard 1 more card)",
-                          "box, face down (discard 1 more card)"]
+    # Its own type face up, or face down as any type for one more card.
+    assert options(g) == ["coal, face up", "coal, face down (discard 1 more card)",
+                          "oil, face down (discard 1 more card)", "box, face down (discard 1 more card)"]
     pick(g, "box, face down (discard 1 more card)")
     pick(g, lab(g, "Boxcar"))
     [good] = cargo_of(g, 1, "Caboose 3")
