@@ -27,7 +27,7 @@ from engine.errors import EffectError, IllegalMove
 from engine.game import Game
 from engine.table import Player
 
-from conftest import cards, options, pick, ruleset, zone
+from conftest import ROOT, cards, options, pick, ruleset, zone
 
 RS = ruleset("isle_of_trains")
 TAKE, BUILD, LOAD, DELIVER = "Take", "Build", "Load", "Deliver"
@@ -844,6 +844,19 @@ def test_rulebook_scoring_example():
     assert fn(g, "building_points", p1) == 12
     assert fn(g, "cargo_points", p1) == 3
     assert g.scores()[p1] == 65
+
+
+def test_the_2014_contract_advice_does_not_count_the_front_twice():
+    # Rulebook (seed 000): "both the front and back contract points are totaled on the back of
+    # the card". The ruleset adds a_points / b_points to the front's points, so the header tells
+    # owners of a 2014 copy to enter the printed back value minus the front: a back printing 17
+    # on Cork's 6-point front is a_points 11, and the completed card scores 17, not 6 + 17.
+    header = (ROOT / "rulesets" / "isle_of_trains.yaml").read_text().split("\ngame:")[0]
+    advice = " ".join(line.lstrip("# ") for line in header.splitlines())
+    assert "enter as a_points / b_points the printed back value MINUS the front's points" in advice
+    assert "(a back printing 17 on a 6-point front is a_points: 11)" in advice
+    g = new_game(contracts={1: [("Cork", "back A")]})
+    assert fn(g, "contract_points", Player(1)) == 6 + 11 == 17
 
 
 BUILDING_CASES = [
