@@ -263,7 +263,8 @@ def test_bond_shortage_and_its_end():
 
 
 def test_bond_surplus_and_its_end():
-    game = ev_game(2, current="Bond Surplus")
+    # Without bonds on demand, Bond Surplus offers "issue a bond" before actions while Current.
+    game = ev_game(2, current="Bond Surplus", options_=opts(2, bonds_on_demand=False))
     assert fn(game, "bond_yield", P(1)) == 6000
     everybody_passes_auction(game)
     asked(game, 1, "Turn 1")
