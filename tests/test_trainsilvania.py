@@ -77,8 +77,13 @@ def position(at=None, train=(), stations=None, hands=None, front_order=None, pil
     return arrange
 
 
-def new_game(players=3, seed=5, **kw) -> Game:
-    return Game(RS, players, None, seed, arrange=position(**kw))
+def opts(players, **given):
+    return RS.resolve_options({k: str(v).lower() for k, v in given.items()}, players)
+
+
+def new_game(players=3, seed=5, first=1, **kw) -> Game:
+    """A game in a fixed position; player `first` plays first (option first_player)."""
+    return Game(RS, players, opts(players, first_player=first), seed, arrange=position(**kw))
 
 
 def play_ticket(game: Game, p: int, name: str) -> None:
@@ -134,7 +139,7 @@ def zone_view(game: Game, viewer: int, zone_label: str) -> list[str]:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_setup(n):
-    g = Game(RS, n, None, 3)
+    g = Game(RS, n, opts(n, first_player=1), 3)
     assert at(g) == BAT  # the Night Express starts at Dracula's station
     assert train(g) == []
     for st in STATIONS:
@@ -153,6 +158,28 @@ def test_setup(n):
     assert turn_passed_to(g, 1)
 
 
+def test_first_player_is_drawn_at_random_by_default_or_chosen():
+    # The rulebook says only "Players play in turn": who starts is the ruleset's choice, an
+    # option (random by default) listed among the header's editable choices.
+    assert RS.options["first_player"].default == "random"
+    starters = {int(Game(RS, 4, None, seed).pending.player) for seed in range(16)}
+    assert starters == {1, 2, 3, 4}
+    for n, first in ((2, 2), (3, 3), (4, 4), (4, 1)):
+        g = Game(RS, n, opts(n, first_player=first), 7)
+        assert turn_passed_to(g, first)
+        assert f"P{first} plays first" in view(g, 1).log()
+    # The draw comes after the shuffles: the same seed gives the same seats and tickets.
+    a, b = Game(RS, 3, opts(3, first_player=1), 9), Game(RS, 3, opts(3, first_player=3), 9)
+    assert [labels(a, z) for z in a.table.all_zones()] == [labels(b, z) for z in b.table.all_zones()]
+    # The turn then goes round from the first player: P3, P1, P2.
+    g = new_game(first=3, hands={p: ["Advance 1", "Advance 1-3", "Enter"] for p in (1, 2, 3)})
+    for p in (3, 1, 2):
+        play_ticket(g, p, "Advance 1")
+    assert turn_passed_to(g, 3)
+    with pytest.raises(Exception, match="seat 4"):
+        Game(RS, 3, opts(3, first_player=4), 1)
+
+
 def test_setup_hides_every_seat_even_from_its_owner():
     g = Game(RS, 4, None, 8)
     for p in g.players:
@@ -165,7 +192,7 @@ def test_seats_in_front_are_mixed():
     """The seats in front are shuffled: the one that boards first is not always the same monster."""
     boarded = set()
     for seed in range(12):
-        g = Game(RS, 2, None, seed, arrange=position(hands={1: ["Enter", "Exit", "Advance 1"]}))
+        g = Game(RS, 2, opts(2, first_player=1), seed, arrange=position(hands={1: ["Enter", "Exit", "Advance 1"]}))
         play_ticket(g, 1, "Enter")
         boarded.add(train(g)[0])
     assert len(boarded) > 1
