@@ -573,11 +573,11 @@ def test_bond_yield_hook_and_bonds_on_demand(tmp_path):
     assert money(game, 1) == 4000 and bonds(game, 1) == 1
 
 
-def test_a_bond_may_be_issued_at_will_before_any_action_by_default():
-    # Rules (shared/reference/railways.md): "Bonds: taking one is not an action; +$5,000". By
-    # default (option bonds_on_demand) "issue a bond" is offered before every action, and the
-    # menu comes back after it: P1 issues two bonds, then still has the turn's first action.
-    game = new_game(2)
+def test_option_bonds_on_demand_offers_a_bond_before_any_action():
+    # Rules (shared/reference/railways.md): "Bonds: taking one is not an action; +$5,000". With
+    # option bonds_on_demand, "issue a bond" is offered before every action, and the menu comes
+    # back after it: P1 issues two bonds, then still has the turn's first action.
+    game = new_game(2, options_=opts(2, bonds_on_demand=True))
     everybody_passes_auction(game)
     asked(game, 1, "Turn 1, round 1")
     assert options(game)[-2:] == ["issue a bond", "pass"]
@@ -589,8 +589,9 @@ def test_a_bond_may_be_issued_at_will_before_any_action_by_default():
     assert any("P1 issues a bond for $5000" in line for line in view(game, 2).log())
     act(game, 1, "pass")
     asked(game, 2, "Turn 1, round 1")
-    # With the option off, only payments issue bonds: the menu has no "issue a bond".
-    game = new_game(2, options_=opts(2, bonds_on_demand=False))
+    # Off (the default, kept for the bots), only payments issue bonds: no "issue a bond".
+    assert RS.options["bonds_on_demand"].default is False
+    game = new_game(2)
     everybody_passes_auction(game)
     asked(game, 1, "Turn 1, round 1")
     assert "issue a bond" not in options(game)
