@@ -204,6 +204,10 @@ class Table:
     def forget(self, card: Card) -> None:
         self.known[card.index] = 0
 
+    def conceal(self, card: Card, player: int) -> None:
+        """`player` is no longer shown this card because of an earlier reveal."""
+        self.known[card.index] &= ~(1 << player)
+
     def remembered_by(self, card: Card) -> list[int]:
         """The players who were shown this card and remember it."""
         bits = self.known[card.index]

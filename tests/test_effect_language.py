@@ -336,6 +336,35 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
     assert (sees_blue7(1), sees_blue7(2)) == (True, True)
 
 
+def test_conceal_stops_showing_a_revealed_card_to_one_player(tmp_path):
+    text = BASE + textwrap.dedent("""
+        flow: |
+          let c = first([c for c in supply if c.rank == 7])
+          turn_face_down(c)
+          reveal(c, 1)
+          reveal(c, 2)
+          let wait = choose(1, ["go", "stay"], "Go on?")
+          conceal(c, 1)
+          let again = choose(1, ["go", "stay"], "Go on?")
+          turn_face_up(c)
+          let done = choose(1, ["go", "stay"], "Go on?")
+        scoring:
+          score: 0
+        """)
+    path = tmp_path / "conceal.yaml"
+    path.write_text(text)
+    g = Game(load_ruleset(path), 2, seed=1)
+    c = g.table.cards[3]
+    assert c.label == "blue 7" and g.table.remembered_by(c) == [1, 2]
+    g.apply(0)
+    # Concealed from P1 only: P2 still sees the face-down card, P1 sees its back.
+    assert g.table.remembered_by(c) == [2]
+    assert (g.table.can_see(c, 1), g.table.can_see(c, 2)) == (False, True)
+    g.apply(0)
+    # Face up in the public supply: its zone shows it to everyone again.
+    assert (g.table.can_see(c, 1), g.table.can_see(c, 2)) == (True, True)
+
+
 def test_abilities_of_one_card_entry_only(tmp_path):
     text = BASE.replace("  - {kind: token, colour: blue, rank: 7}", """  - kind: token
     colour: blue

@@ -27,7 +27,7 @@ from engine.errors import EffectError, IllegalMove
 from engine.game import Game
 from engine.table import Player
 
-from conftest import cards, options, pick, ruleset, zone
+from conftest import ROOT, cards, options, pick, ruleset, zone
 
 RS = ruleset("isle_of_trains")
 TAKE, BUILD, LOAD, DELIVER = "Take", "Build", "Load", "Deliver"
@@ -320,6 +320,7 @@ def test_loading_on_own_train_gives_no_benefit():
                  deck=CABOOSES)
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))       # the Boxcar (coal) could be loaded too
+    pick(g, "coal, face up")            # (or face down, paying the Boxcar)
     assert [c.name for c in cargo_of(g, 1, "Hopper Car")] == ["Tanker Car"]
     assert hand(g, 1) == ["Boxcar"]     # no draw, no discard
     assert prompt(g).startswith("Action 2 of 2")
@@ -341,6 +342,7 @@ def test_bonus_load_goes_on_own_train_only():
     assert prompt(g) == f"Load {lab(g, 'Tanker Car')} onto which car?"
     assert options(g) == [lab(g, "Hopper Car"), lab(g, "Hopper Car")]   # own cars only
     pick(g, lab(g, "Hopper Car"))
+    pick(g, "coal, face up")
     assert [c.name for c in cargo_of(g, 1, "Hopper Car")] == ["Tanker Car"]
     assert cargo_of(g, 2, "MegaHopper") == []
     # A bonus load on one's own train gives no further benefit.
@@ -369,6 +371,7 @@ def test_bonus_actions_taken():
                  deck=["Caboose 1", "Level 2 Engine"])
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))
+    pick(g, "coal, face up")
     assert options(g) == [BUILD, SKIP]
     pick(g, BUILD)
     pick(g, lab(g, "Caboose 1"))
@@ -427,6 +430,27 @@ def test_face_down_load_as_any_type():
     assert hand(g, 1) == ["Level 2 Engine"] + CABOOSES[:3]
 
 
+def test_face_down_load_of_a_card_as_its_own_type_tells_opponents_nothing():
+    # Rulebook (seed 000): "a player may discard one card to load another card (placed face down)
+    # as ANY type of cargo" - its own type too, so the public line "loads a face-down card as
+    # coal" does not tell P2 that the card is not a coal card.
+    from engine.view import view
+    g = new_game(hands={1: ["Tanker Car", "Bank", "Level 2 Engine"]},
+                 trains={1: ASK[1], 2: ["Level 3 Engine", "Hopper Car"]}, deck=["Caboose 2", "Caboose 5", "Caboose 6"])
+    pick(g, LOAD)
+    pick(g, lab(g, "Tanker Car"))                 # a coal card, onto P2's coal car
+    assert options(g) == ["coal, face up", "coal, face down (discard 1 more card)"]
+    pick(g, "coal, face down (discard 1 more card)")
+    pick(g, lab(g, "Bank"))
+    [good] = cargo_of(g, 2, "Hopper Car")
+    assert good.name == "Tanker Car" and g.table.is_face_down(good)
+    assert counter(g, "loaded_as")[good] == "coal"
+    assert not g.table.can_see(good, 2)
+    line = next(line for line in view(g, 2).log() if " loads " in line)
+    assert "Tanker Car" not in line and line.endswith(f"as coal onto {lab(g, 'Hopper Car')} of P2")
+    assert any("Tanker Car" in line and " loads " in line for line in view(g, 1).log())
+
+
 def test_face_down_needs_a_spare_card():
     # One coal card alone cannot go face down onto an oil car: the oil car is not offered.
     g = new_game(hands={1: ["Boxcar"]}, trains={1: ASK[1], 2: ["Level 3 Engine", "Tanker Car", "Hopper Car"]})
@@ -465,10 +489,12 @@ def test_caboose_2_draws_when_its_owner_loads_coal():
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))
     pick(g, f"{lab(g, 'Hopper Car')}, P1")  # (P2's Tanker Car would take it face down)
+    pick(g, "coal, face up")
     assert hand(g, 1) == ["Level 2 Engine", "Caboose 1"]
     # Loading oil (onto P2's Tanker Car) draws only the car's benefit (3), not Caboose 2.
     pick(g, LOAD)
     pick(g, lab(g, "Level 2 Engine"))
+    pick(g, "oil, face up")
     assert hand(g, 1) == ["Caboose 1", "Caboose 4", "Caboose 5", "Caboose 6"]
 
 
@@ -487,9 +513,9 @@ def test_caboose_3_stores_any_type_for_its_owner_only():
     g = new_game(hands={1: ["Tanker Car", "Boxcar", "Bank"]}, trains={1: c3_train}, deck=CABOOSES)
     pick(g, LOAD)
     pick(g, lab(g, "Tanker Car"))
-    # Its own type face up, the two others face down for one more card.
-    assert options(g) == ["coal, face up", "oil, face down (discard 1 more card)",
-                          "box, face down (discard 1 more card)"]
+    # Its own type face up, or face down as any type for one more card.
+    assert options(g) == ["coal, face up", "coal, face down (discard 1 more card)",
+                          "oil, face down (discard 1 more card)", "box, face down (discard 1 more card)"]
     pick(g, "box, face down (discard 1 more card)")
     pick(g, lab(g, "Boxcar"))
     [good] = cargo_of(g, 1, "Caboose 3")
@@ -576,15 +602,24 @@ def test_caboose_6_adds_power():
     assert hand(g, 1) == []
 
 
-def test_removing_caboose_6_may_not_leave_the_train_overweight():
-    g = new_game(trains={1: ["Level 1 Engine", "Caboose 6", "Boxcar", "Boxcar", "Hopper Car"]})
-    pick(g, BUILD)                      # nothing to build: straight to removing
-    pick(g, lab(g, "Caboose 6"))        # weight 5 > power 4: stopping is not offered yet
-    assert STOP_REMOVING not in options(g)
-    pick(g, lab(g, "Hopper Car"))       # weight 4 = power 4
-    assert options(g) == [lab(g, "Boxcar"), lab(g, "Boxcar"), STOP_REMOVING]
+def test_removing_caboose_6_may_leave_the_train_overweight():
+    # Rulebook (seed 000): "A Build action can also be used to remove any number of train cars";
+    # the power check is made when a car is built ("Always check first if the Engine Power would
+    # be enough to pull all train cars after the new car has been built"), not when cars leave.
+    g = new_game(hands={1: ["Tanker Car", "Bank", "Rail Yard"]},
+                 trains={1: ["Level 1 Engine", "Caboose 6", "Boxcar", "Boxcar", "Hopper Car"]})
+    pick(g, BUILD)
+    pick(g, REMOVE)
+    pick(g, lab(g, "Caboose 6"))        # weight 5 > power 4: stopping is offered all the same
+    assert options(g) == [lab(g, "Boxcar"), lab(g, "Boxcar"), lab(g, "Hopper Car"), STOP_REMOVING]
     pick(g, STOP_REMOVING)
-    assert train(g, 1) == ["Level 1 Engine", "Boxcar", "Boxcar"]
+    assert train(g, 1) == ["Level 1 Engine", "Boxcar", "Boxcar", "Hopper Car"]
+    assert fn(g, "power", Player(1)) == 4
+    # The second action: the over-weight train builds a Tanker Car (weight 1) only after a car
+    # is discarded first (Hopper Car: 2 + 2 + 1 = 5 > 4; a Boxcar: 2 + 1 + 1 = 4).
+    pick(g, BUILD)
+    pick(g, lab(g, "Tanker Car"))
+    assert options(g) == [lab(g, "Boxcar"), lab(g, "Boxcar")]
 
 
 # ---------------------------------------------------------------- building
@@ -675,12 +710,35 @@ def test_upgrade_a_car_pays_the_difference_and_keeps_cargo():
     assert hand(g, 1) == ["Level 2 Engine"]
 
 
-def test_cabooses_are_not_upgrades():
+def test_a_caboose_upgrades_another_caboose_paying_the_difference():
+    # Rulebook (seed 000): "Can upgrade 'like' train cars by paying the difference in cost." and
+    # "Train cars can be upgraded (replaced) by a train car of the same type". Cabooses all cost 3:
+    # replacing Caboose 1 by Caboose 2 costs 3 - 3 = 0 cards.
     g = new_game(hands={1: ["Caboose 2", *["Level 2 Engine"] * 3]}, trains={1: ["Level 1 Engine", "Caboose 1"]})
     pick(g, BUILD)
     pick(g, lab(g, "Caboose 2"))
-    # Added as a new card without asking; then the optional discard of a car.
-    assert options(g) == [NO_DROP, lab(g, "Caboose 1")]
+    assert prompt(g) == f"Build {lab(g, 'Caboose 2')}: add it, or replace which card?"
+    assert options(g) == [NEW, lab(g, "Caboose 1")]
+    pick(g, lab(g, "Caboose 1"))                 # no other car to discard first: not asked
+    assert train(g, 1) == ["Level 1 Engine", "Caboose 2"]
+    assert names(g, zone(g, "discard")) == ["Caboose 1"]
+    assert hand(g, 1) == ["Level 2 Engine"] * 3              # nothing paid
+
+
+def test_a_caboose_upgrade_discards_cargo_the_new_caboose_cannot_hold():
+    # Caboose 3 stores a good; Caboose 1 holds none: the good goes with the replaced caboose
+    # (as the cargo of a removed car: "Any cargo loaded on those cars should be discarded").
+    g = new_game(hands={1: ["Caboose 1", *["Level 3 Engine"] * 3]},
+                 trains={1: ["Level 2 Engine", ("Caboose 3", ["Boxcar"]), "Caboose 4"]})
+    pick(g, BUILD)
+    pick(g, lab(g, "Caboose 1"))
+    assert options(g) == [NEW, lab(g, "Caboose 3"), lab(g, "Caboose 4")]
+    pick(g, lab(g, "Caboose 3"))
+    pick(g, NO_DROP)
+    assert train(g, 1) == ["Level 2 Engine", "Caboose 1", "Caboose 4"]
+    assert cargo_of(g, 1, "Caboose 1") == []
+    assert sorted(names(g, zone(g, "discard"))) == ["Boxcar", "Caboose 3"]
+    assert hand(g, 1) == ["Level 3 Engine"] * 3               # nothing paid
 
 
 def test_building_replaced_at_full_cost():
@@ -786,6 +844,19 @@ def test_rulebook_scoring_example():
     assert fn(g, "building_points", p1) == 12
     assert fn(g, "cargo_points", p1) == 3
     assert g.scores()[p1] == 65
+
+
+def test_the_2014_contract_advice_does_not_count_the_front_twice():
+    # Rulebook (seed 000): "both the front and back contract points are totaled on the back of
+    # the card". The ruleset adds a_points / b_points to the front's points, so the header tells
+    # owners of a 2014 copy to enter the printed back value minus the front: a back printing 17
+    # on Cork's 6-point front is a_points 11, and the completed card scores 17, not 6 + 17.
+    header = (ROOT / "rulesets" / "isle_of_trains.yaml").read_text().split("\ngame:")[0]
+    advice = " ".join(line.lstrip("# ") for line in header.splitlines())
+    assert "enter as a_points / b_points the printed back value MINUS the front's points" in advice
+    assert "(a back printing 17 on a 6-point front is a_points: 11)" in advice
+    g = new_game(contracts={1: [("Cork", "back A")]})
+    assert fn(g, "contract_points", Player(1)) == 6 + 11 == 17
 
 
 BUILDING_CASES = [

@@ -573,6 +573,30 @@ def test_bond_yield_hook_and_bonds_on_demand(tmp_path):
     assert money(game, 1) == 4000 and bonds(game, 1) == 1
 
 
+def test_option_bonds_on_demand_offers_a_bond_before_any_action():
+    # Rules (shared/reference/railways.md): "Bonds: taking one is not an action; +$5,000". With
+    # option bonds_on_demand, "issue a bond" is offered before every action, and the menu comes
+    # back after it: P1 issues two bonds, then still has the turn's first action.
+    game = new_game(2, options_=opts(2, bonds_on_demand=True))
+    everybody_passes_auction(game)
+    asked(game, 1, "Turn 1, round 1")
+    assert options(game)[-2:] == ["issue a bond", "pass"]
+    act(game, 1, "issue a bond")
+    asked(game, 1, "Turn 1, round 1")
+    act(game, 1, "issue a bond")
+    asked(game, 1, "Turn 1, round 1")
+    assert money(game, 1) == 10000 and bonds(game, 1) == 2
+    assert any("P1 issues a bond for $5000" in line for line in view(game, 2).log())
+    act(game, 1, "pass")
+    asked(game, 2, "Turn 1, round 1")
+    # Off (the default, kept for the bots), only payments issue bonds: no "issue a bond".
+    assert RS.options["bonds_on_demand"].default is False
+    game = new_game(2)
+    everybody_passes_auction(game)
+    asked(game, 1, "Turn 1, round 1")
+    assert "issue a bond" not in options(game)
+
+
 def test_score_is_points_minus_bonds_and_ties_go_to_links_then_money():
     game = new_game(3, points={1: 10, 2: 9, 3: 12}, bonds={1: 2, 2: 1, 3: 4}, money={1: 0, 2: 5000},
                     links=[(1, ["KI", "17", "LA"]), (1, ["AS", "6", "KI"]), (2, ["GO", "8", "BA"])])

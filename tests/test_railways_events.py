@@ -14,6 +14,7 @@ import pytest
 from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.table import Player
+from engine.view import view
 
 from conftest import ROOT, cards, labels, options, pick, put, zone
 from test_railways import (RS, act, asked, bonds, counter, cubes, everybody_passes_auction, money,
@@ -181,10 +182,14 @@ def test_no_event_cancels_the_future_event_revealed_while_it_is_current():
     assert slot(game, "current_event") == ["No Event"]
     assert slot(game, "future_event") == ["Market Contraction"]
     assert counter(game, "markers") == 3                  # not removed
-    # Turn 3: No Event is gone; Market Expansion is revealed and acts.
+    # The log says so, to every player (both cards are face up in their slots).
+    line = "No Event cancels the Future Event Market Contraction: it does nothing"
+    assert all(line in view(game, p).log() for p in (1, 2, None))
+    # Turn 3: No Event is gone; Market Expansion is revealed and acts (nothing is cancelled).
     finish_turn(game)
     assert slot(game, "future_event") == ["Market Expansion"]
     assert counter(game, "markers") == 4
+    assert not any("cancels the Future Event Market Expansion" in l for l in view(game, 1).log())
 
 
 def test_no_event_cancels_an_earthquake():
@@ -193,6 +198,7 @@ def test_no_event_cancels_an_earthquake():
     assert slot(game, "future_event") == ["Earthquake"]
     asked(game, 1, "Auction")                             # nobody is asked for a token
     assert counter(game, "damaged", place(game, "6")) == 0
+    assert "No Event cancels the Future Event Earthquake: it does nothing" in view(game, 2).log()
 
 
 # ---------------------------------------------------------------- the cards, in alphabetical order
@@ -257,7 +263,8 @@ def test_bond_shortage_and_its_end():
 
 
 def test_bond_surplus_and_its_end():
-    game = ev_game(2, current="Bond Surplus")
+    # Without bonds on demand, Bond Surplus offers "issue a bond" before actions while Current.
+    game = ev_game(2, current="Bond Surplus", options_=opts(2, bonds_on_demand=False))
     assert fn(game, "bond_yield", P(1)) == 6000
     everybody_passes_auction(game)
     asked(game, 1, "Turn 1")

@@ -24,10 +24,10 @@ LIMIT = 250
 EXPECTED = {
     ("trick_of_the_rails", 1): (57, "87c112617617a73c"),
     ("trick_of_the_rails", 2): (55, "1bead2485f276147"),
-    ("isle_of_trains", 1): (250, "7507f3ef06b0a9c7"),
-    ("isle_of_trains", 2): (250, "c483bda2edbce199"),
-    ("trainsilvania", 1): (65, "7e8f82cfcab21154"),  # its counter `winner` is new: same play
-    ("trainsilvania", 2): (250, "31608cd6da23010a"),
+    ("isle_of_trains", 1): (250, "43d235ab31053ae3"),
+    ("isle_of_trains", 2): (250, "80b4366e043f397e"),
+    ("trainsilvania", 1): (250, "3c47ddae4fd683c1"),
+    ("trainsilvania", 2): (250, "04038cdb64a749e8"),
     ("railways", 1): (250, "5ce63c1194b64c96"),
     ("railways", 2): (250, "5246192777524fea"),
 }

@@ -77,8 +77,14 @@ def position(at=None, train=(), stations=None, hands=None, front_order=None, pil
     return arrange
 
 
-def new_game(players=3, seed=5, **kw) -> Game:
-    return Game(RS, players, None, seed, arrange=position(**kw))
+def opts(players, **given):
+    return RS.resolve_options({k: str(v).lower() for k, v in given.items()}, players)
+
+
+def new_game(players=3, seed=5, first=1, remind=False, **kw) -> Game:
+    """A game in a fixed position; player `first` plays first (option first_player)."""
+    return Game(RS, players, opts(players, first_player=first, remind_seen=remind), seed,
+                arrange=position(**kw))
 
 
 def play_ticket(game: Game, p: int, name: str) -> None:
@@ -134,7 +140,7 @@ def zone_view(game: Game, viewer: int, zone_label: str) -> list[str]:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_setup(n):
-    g = Game(RS, n, None, 3)
+    g = Game(RS, n, opts(n, first_player=1), 3)
     assert at(g) == BAT  # the Night Express starts at Dracula's station
     assert train(g) == []
     for st in STATIONS:
@@ -153,6 +159,28 @@ def test_setup(n):
     assert turn_passed_to(g, 1)
 
 
+def test_first_player_is_drawn_at_random_by_default_or_chosen():
+    # The rulebook says only "Players play in turn": who starts is the ruleset's choice, an
+    # option (random by default) listed among the header's editable choices.
+    assert RS.options["first_player"].default == "random"
+    starters = {int(Game(RS, 4, None, seed).pending.player) for seed in range(16)}
+    assert starters == {1, 2, 3, 4}
+    for n, first in ((2, 2), (3, 3), (4, 4), (4, 1)):
+        g = Game(RS, n, opts(n, first_player=first), 7)
+        assert turn_passed_to(g, first)
+        assert f"P{first} plays first" in view(g, 1).log()
+    # The draw comes after the shuffles: the same seed gives the same seats and tickets.
+    a, b = Game(RS, 3, opts(3, first_player=1), 9), Game(RS, 3, opts(3, first_player=3), 9)
+    assert [labels(a, z) for z in a.table.all_zones()] == [labels(b, z) for z in b.table.all_zones()]
+    # The turn then goes round from the first player: P3, P1, P2.
+    g = new_game(first=3, hands={p: ["Advance 1", "Advance 1-3", "Enter"] for p in (1, 2, 3)})
+    for p in (3, 1, 2):
+        play_ticket(g, p, "Advance 1")
+    assert turn_passed_to(g, 3)
+    with pytest.raises(Exception, match="seat 4"):
+        Game(RS, 3, opts(3, first_player=4), 1)
+
+
 def test_setup_hides_every_seat_even_from_its_owner():
     g = Game(RS, 4, None, 8)
     for p in g.players:
@@ -165,7 +193,7 @@ def test_seats_in_front_are_mixed():
     """The seats in front are shuffled: the one that boards first is not always the same monster."""
     boarded = set()
     for seed in range(12):
-        g = Game(RS, 2, None, seed, arrange=position(hands={1: ["Enter", "Exit", "Advance 1"]}))
+        g = Game(RS, 2, opts(2, first_player=1), seed, arrange=position(hands={1: ["Enter", "Exit", "Advance 1"]}))
         play_ticket(g, 1, "Enter")
         boarded.add(train(g)[0])
     assert len(boarded) > 1
@@ -580,8 +608,36 @@ def test_the_losers_monsters_at_home_stay_their_secret():
 
 # ---------------------------------------------------------------- knowledge
 
-def test_owner_remembers_a_seat_after_it_left_the_station_and_others_never_learn_it():
-    g = new_game(at=BAT, train=["yellow Wolfgang", "red Dracula"],
+REMEMBER_HANDS = {1: ["Exit", "Enter", "Advance 1"], 2: ["Advance 1-3", "Exit", "Enter"],
+                  3: ["Advance 1", "Exit", "Enter"]}
+
+
+def test_a_seat_boarding_again_is_hidden_from_its_owner_too_by_default():
+    # Rulebook (seed 002): "You may never peek at monsters that are in front of you or at the
+    # Night Express. Only at stations may you look at your monsters anytime." Remembering is the
+    # player's part: by default (option remind_seen off) the engine stops showing the monster.
+    assert RS.options["remind_seen"].default is False
+    g = new_game(at=BAT, train=["yellow Wolfgang", "red Dracula"], hands=REMEMBER_HANDS,
+                 front_order={1: ["red Sand-Ra"]})
+    play_ticket(g, 1, "Exit")  # red Dracula gets off at Bat Mansion: P1 looks under it
+    assert zone_view(g, 1, "seats at Bat Mansion") == ["red Dracula"]
+    play_ticket(g, 2, "Advance 1-3")
+    pick(g, VALLEY)
+    play_ticket(g, 3, "Advance 1")
+    assert zone_view(g, 1, "seats at Bat Mansion") == ["red Dracula"]   # still at the station
+    play_ticket(g, 1, "Enter")
+    pick(g, "red Dracula")  # it boards again: now hidden from everyone, its owner included
+    assert train(g) == ["red Dracula", "yellow Wolfgang"]
+    seat = card(g, "red Dracula")
+    assert g.table.remembered_by(seat) == [] and not g.table.can_see(seat, 1)
+    for p in (1, 2, 3):
+        assert zone_view(g, p, "Night Express (front to back)") == ["hidden red", "hidden yellow"]
+    assert "red Dracula" not in json.dumps(view(g, 1).as_dict(log_last=0))
+    assert view(g, 1).log()[-1] == "a face-down red card boards the Night Express at Bat Mansion"
+
+
+def test_owner_remembers_a_seat_after_it_left_the_station_with_the_reminder_option():
+    g = new_game(at=BAT, train=["yellow Wolfgang", "red Dracula"], remind=True,
                  hands={1: ["Exit", "Enter", "Advance 1"], 2: ["Advance 1-3", "Exit", "Enter"],
                         3: ["Advance 1", "Exit", "Enter"]},
                  front_order={1: ["red Sand-Ra"]})
@@ -595,7 +651,7 @@ def test_owner_remembers_a_seat_after_it_left_the_station_and_others_never_learn
     play_ticket(g, 1, "Enter")
     pick(g, "red Dracula")  # it boards again: on the train, hidden from everyone...
     assert train(g) == ["red Dracula", "yellow Wolfgang"]
-    # ...but P1 remembers it.
+    # ...but P1 is reminded of it.
     assert zone_view(g, 1, "Night Express (front to back)") == ["red Dracula", "hidden yellow"]
     assert any(line.startswith("red Dracula boards") for line in view(g, 1).log())
     for p in (2, 3):
@@ -618,15 +674,16 @@ GAMES_PER_COUNT = 10
 LABEL_EDGE = r"(?<![\w&])({})(?![\w&])"
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_views_never_name_a_monster_the_player_has_not_seen(n):
+@pytest.mark.parametrize("n,remind", [(2, False), (3, False), (4, False), (3, True)])
+def test_views_never_name_a_monster_the_player_has_not_seen(n, remind):
     """In random games, at every decision, every player's whole view (zones, counters, decision,
-    log) names only seats that player has legitimately seen: their own, once at a station (and
-    remembered afterwards), and the winner's seats revealed at the end. Owners remember; the
-    other players never learn a seat before the final reveal."""
-    for i in range(GAMES_PER_COUNT):
+    log) names only seats that player has legitimately seen: their own, once at a station, and
+    the winner's seats revealed at the end. The table shows an owner their seat while it stands
+    at a station (with option remind_seen, from then on); the other players never learn a seat
+    before the final reveal."""
+    for i in range(GAMES_PER_COUNT if not remind else 3):
         seed = game_seed(n, 7000 + i)
-        game = Game(RS, n, None, seed)
+        game = Game(RS, n, opts(n, remind_seen=remind), seed)
         agents = make_agents(["random"] * n, seed)
         # The seats in play (those of colours nobody plays lie in the box, out of play and public).
         seats = [c for c in game.table.cards if c.kind == "seat" and owner(c) <= n]
@@ -636,14 +693,16 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n):
         logged = 0
         while True:
             for c in seats:
-                if game.table.zone_of(c).name == "at_station":
+                at_station = game.table.zone_of(c).name == "at_station"
+                if at_station:
                     been_at_station.add(c.id)
                 if not game.over:
-                    # The owner knows exactly their seats that stood at a station (remembered
-                    # wherever they went since); nobody else can see any seat.
-                    assert game.table.remembered_by(c) == ([owner(c)] if c.id in been_at_station else []), c.label
+                    # The owner is shown exactly their seats at a station (with the reminder,
+                    # those that ever stood at one); nobody else can see any seat.
+                    shown = c.id in been_at_station if remind else at_station
+                    assert game.table.remembered_by(c) == ([owner(c)] if shown else []), c.label
                     for p in game.players:
-                        assert game.table.can_see(c, p) == (p == owner(c) and c.id in been_at_station), (c.label, p)
+                        assert game.table.can_see(c, p) == (p == owner(c) and shown), (c.label, p)
             for p in game.players:
                 seen[p].update(c.id for c in seats if game.table.can_see(c, p))
                 pv = view(game, p)

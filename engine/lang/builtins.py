@@ -401,6 +401,12 @@ def reveal(g, card, player):
     g.table.reveal(_card(card, "reveal's first argument"), _player(g, player))
 
 
+@builtin("conceal(card, player)", EFFECT, example="conceal(seat, seat.colour_owner)")
+def conceal(g, card, player):
+    """Stop showing a player a card that reveal showed them: from now on they see it only as its face and zone allow (what they remember is their own business)."""
+    g.table.conceal(_card(card, "conceal's first argument"), _player(g, player))
+
+
 @builtin("turn_face_down(card)", EFFECT, example="turn_face_down(cargo)")
 def turn_face_down(g, card):
     """Turn a card face down: only players it was revealed to can see it, whatever its zone."""
