@@ -15,6 +15,7 @@ of frames or of Python calls).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -120,8 +121,54 @@ def _explain(exc: Exception) -> str:
     if isinstance(exc, TypeError):
         if "does not support item assignment" in str(exc):
             return "constants cannot be changed; copy one into a new list first, e.g. let l = list(c)"
-        return f"values of the wrong type: {exc}"
+        return _type_fault(str(exc))
     return f"{exc.__class__.__name__}: {exc}"
+
+
+# Python's type names, in the language's words (a fault names the types of the values, not
+# the values: a card's name in one could tell a hidden card).
+_TYPE_WORDS = {"int": "a number", "float": "a number", "bool": "a true/false value", "str": "text",
+               "Text": "text", "NoneType": "none", "list": "a list", "ConstantList": "a list",
+               "tuple": "a list", "dict": "a table", "mappingproxy": "a table", "Route": "a route",
+               "Player": "a player", "Card": "a card", "Zone": "a zone", "Place": "a place",
+               "Board": "a board", "Lambda": "a function", "function": "a function"}
+_OPERATOR_WORDS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide",
+                   "%": "take the remainder of", "<": "compare", "<=": "compare", ">": "compare",
+                   ">=": "compare", "unary -": "negate"}
+_TYPE_FAULTS = [
+    (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"), ("op", "a", "b")),
+    (re.compile(r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+"), ("a", "b")),
+    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"), ("op", "a", "b")),
+    (re.compile(r"bad operand type for (unary -): '(\w+)'"), ("op", "a")),
+    (re.compile(r"can't multiply sequence by non-int of type '(\w+)'"), ("b",)),
+]
+
+
+def _type_word(name: str) -> str:
+    return _TYPE_WORDS.get(name, name)
+
+
+def _type_fault(message: str) -> str:
+    """A Python TypeError's message about operands, in the language's words: the operator and
+    the types of the two values (as `"a" + 1` gives "cannot add text and a number with +")."""
+    for pattern, fields in _TYPE_FAULTS:
+        match = pattern.search(message)
+        if match is None:
+            continue
+        found = dict(zip(fields, match.groups()))
+        op = found.get("op", "*" if fields == ("b",) else "+")
+        a, b = found.get("a"), found.get("b")
+        if op == "unary -":
+            return f"cannot negate {_type_word(a or '')} with -: only a number has a negative"
+        left = _type_word(a) if a else "a list or text"
+        verb = _OPERATOR_WORDS.get(op, "combine")
+        hint = ""
+        if op == "+" and "text" in (left, _type_word(b or "")):
+            hint = "; to join a value to text, make it text first: text(x), or use format()"
+        elif op in ("<", "<=", ">", ">="):
+            hint = "; only numbers compare with each other, or texts with texts"
+        return f"cannot {verb} {left} and {_type_word(b or '')} with {op}{hint}"
+    return f"values of the wrong type: {message}"
 
 
 def locate(exc: Exception, location: Location | None, rule: str) -> EffectError | None:
@@ -245,6 +292,30 @@ def string_value(token: Token) -> str:
     """The text a string literal of the effect language stands for."""
     raw = str(token)[1:-1]
     return raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
+
+
+def source(node: Tree | Token | None, depth: int = 0) -> str:
+    """A short rendering of an expression's tree for messages: names, literals, properties,
+    items and calls as written; anything longer as '...'."""
+    if node is None or depth > 3:
+        return "..."
+    if isinstance(node, Token):
+        return str(node)
+    kind, kids = node.data, node.children
+    if kind in ("name", "number", "string"):
+        return str(kids[0])
+    if kind in ("true", "false", "none"):
+        return str(kind)
+    if kind == "attribute":
+        return f"{source(kids[0], depth + 1)}.{kids[1]}"
+    if kind == "index":
+        return f"{source(kids[0], depth + 1)}[{source(kids[1], depth + 1)}]"
+    if kind == "call":
+        args = kids[1]
+        inner = "" if args is None else ", ".join(source(a, depth + 1) for a in args.children) \
+            if args.data == "arguments" else "..."
+        return f"{source(kids[0], depth + 1)}({inner})"
+    return "..."
 
 
 def _name(name: str) -> ast.Name:
@@ -894,7 +965,7 @@ class Compiler:
         return ast.UnaryOp(ast.Not(), self._expr(node.children[0]))
 
     def _e_neg(self, node):
-        return ast.UnaryOp(ast.USub(), self._expr(node.children[0]))
+        return stamp(ast.UnaryOp(ast.USub(), self._expr(node.children[0])), self._loc(node))
 
     def _e_compare(self, node):
         left, op, right = node.children
@@ -904,11 +975,11 @@ class Compiler:
             return _call("_r_contains", _name("g"), a, b)
         if word == "not in":
             return ast.UnaryOp(ast.Not(), _call("_r_contains", _name("g"), a, b))
-        return ast.Compare(a, [_COMPARE[word]()], [b])
+        return stamp(ast.Compare(a, [_COMPARE[word]()], [b]), self._loc(node))
 
     def _e_arith(self, node):
         left, op, right = node.children
-        return ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right))
+        return stamp(ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right)), self._loc(node))
 
     # ------------------------------------------------------------ calls
 
@@ -942,6 +1013,69 @@ class Compiler:
         return (self._global(callee) in ("any", "all") and args_node is not None
                 and args_node.data == "comp_argument")
 
+    def _known_attribute(self, attr: str) -> bool:
+        return attr in (self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES | PLACE_ATTRIBUTES
+                        | ROUTE_ATTRIBUTES)
+
+    def _method_call(self, callee: Tree | Token, args_node: Tree | None) -> bool:
+        """Report `x.name(...)` where `name` is no property (a method call, as in Python: the
+        language has none) and name the function to use; True if it was reported."""
+        if not (isinstance(callee, Tree) and callee.data == "attribute") or self._global(callee.children[0]) == "option":
+            return False
+        obj, attr_tok = callee.children
+        attr = str(attr_tok)
+        if self._known_attribute(attr):
+            return False
+        args = [] if args_node is None else [source(a) for a in args_node.children if a is not None] \
+            if args_node.data == "arguments" else ["..."]
+        receiver, first = source(obj), (args[0] if args else "...")
+        if attr == "join":
+            hint = f"join({first}, {receiver})"
+        elif attr == "format":
+            hint = f"format({', '.join([receiver] + args)})"
+        elif attr in ("append", "extend"):
+            hint = f"{receiver} = {receiver} + " + (f"[{first}]" if attr == "append" else first)
+        elif attr in ("index", "find"):
+            hint = f"index_of({receiver}, {first})"
+        elif attr in ("sort", "sorted"):
+            hint = f"sorted_by({receiver}, x -> x)"
+        elif attr in ("count", "len", "size", "length"):
+            hint = f"count({receiver})"
+        elif attr in ("get", "lookup"):
+            hint = f"{receiver}[{first}]"
+        elif attr in B.REGISTRY or attr in self.names.functions or attr in self.names.procedures:
+            hint = f"{attr}({', '.join([receiver] + args)})"
+        else:
+            close = suggest(attr, set(B.REGISTRY) | set(self.names.functions) | set(self.names.procedures))
+            hint = ""
+            tail = (f"; there is no function '{attr}'{close}" if close else
+                    f"; there is no function for '{attr}': text is made with text(), join() and format(), "
+                    "and + joins two texts")
+        message = f"the effect language has no methods, so '{receiver}.{attr}(...)' cannot be called; "
+        if hint:
+            message += f"call a function instead: did you mean {hint}?"
+        else:
+            message += "call a function instead, as name(value, ...)" + tail
+        self._error(attr_tok, message)
+        return True
+
+    def _check_template(self, args_node: Tree | None, given: int) -> None:
+        """A format() template written out is checked at load time: its braces, and that it
+        takes as many values as are given."""
+        if args_node is None or args_node.data != "arguments":
+            return
+        first = args_node.children[0]
+        if not (isinstance(first, Tree) and first.data == "string"):
+            return
+        try:
+            wanted = B.template_values(B.template_pieces(string_value(first.children[0])))
+        except ValueError as exc:
+            self._error(first, f"format's template: {exc}")
+            return
+        if wanted != given:
+            self._error(first, f"this format() template takes {wanted} value(s), but {given} "
+                               f"{'is' if given == 1 else 'are'} given after it")
+
     def _e_call(self, node):
         expr, _ = self._call(node, statement=False)
         return expr
@@ -954,6 +1088,8 @@ class Compiler:
             item = args_node.children[0]
             cards = self._zone_cards(item)
             return _call("_r_len", cards if cards is not None else self._expr(item)), False
+        if self._method_call(callee, args_node):
+            return _const(None), False
         args = self._arguments(args_node)
         name = self._global(callee)
         if name is None:  # a function value
@@ -973,6 +1109,8 @@ class Compiler:
             spec = B.REGISTRY[name]
             if len(args) < spec.min_args or (spec.max_args is not None and len(args) > spec.max_args):
                 self._error(tok, f"wrong number of arguments: the signature is {spec.signature}")
+            elif name == "format":
+                self._check_template(args_node, len(args) - 1)
         if kind in (B.EFFECT, B.CHOICE, "procedure") and not statement:
             what = "asks a player" if kind != B.EFFECT else "changes the game"
             self._error(tok, f"{name}() {what}, so it must stand as a statement of its own "
