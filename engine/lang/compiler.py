@@ -160,15 +160,34 @@ def _type_fault(message: str) -> str:
         a, b = found.get("a"), found.get("b")
         if op == "unary -":
             return f"cannot negate {_type_word(a or '')} with -: only a number has a negative"
-        left = _type_word(a) if a else "a list or text"
-        verb = _OPERATOR_WORDS.get(op, "combine")
-        hint = ""
-        if op == "+" and "text" in (left, _type_word(b or "")):
-            hint = "; to join a value to text, make it text first: text(x), or use format()"
-        elif op in ("<", "<=", ">", ">="):
-            hint = "; only numbers compare with each other, or texts with texts"
-        return f"cannot {verb} {left} and {_type_word(b or '')} with {op}{hint}"
+        return _type_fault_words(op, _type_word(a) if a else "a list or text", _type_word(b or ""))
+    for pattern, words in _OTHER_FAULTS:
+        match = pattern.search(message)
+        if match is not None:
+            return words.format(*(_type_word(g) for g in match.groups()))
     return f"values of the wrong type: {message}"
+
+
+_OTHER_FAULTS = [
+    (re.compile(r"argument of type '(\w+)' is not iterable"),
+     "cannot look inside {0} with in: in needs a list, a zone, a table or text"),
+    (re.compile(r"'in <string>' requires string as left operand, not (\w+)"),
+     "cannot look for {0} in text with in: only text is found in text"),
+    (re.compile(r"'(\w+)' object is not callable"), "{0} is not a function, so it cannot be called"),
+    (re.compile(r"'(\w+)' object is not iterable"), "{0} has no items to go through"),
+    (re.compile(r"unhashable type: '(\w+)'"), "{0} cannot be a key of a table"),
+]
+
+
+def _type_fault_words(op: str, left: str, right: str) -> str:
+    """The message for operator `op` given values of kinds `left` and `right` (in words)."""
+    verb = _OPERATOR_WORDS.get(op, "combine")
+    hint = ""
+    if op == "+" and "text" in (left, right):
+        hint = "; to join a value to text, make it text first: text(x), or use format()"
+    elif op in ("<", "<=", ">", ">="):
+        hint = "; only numbers compare with each other, or texts with texts"
+    return f"cannot {verb} {left} and {right} with {op}{hint}"
 
 
 def locate(exc: Exception, location: Location | None, rule: str) -> EffectError | None:
@@ -965,20 +984,92 @@ class Compiler:
         return ast.UnaryOp(ast.Not(), self._expr(node.children[0]))
 
     def _e_neg(self, node):
+        kind = self._kind(node.children[0])
+        if kind in self._KIND_WORDS and kind != "number":
+            self._error(node, f"cannot negate {self._KIND_WORDS[kind]} with -: only a number has a negative "
+                              "(this expression always fails)")
         return stamp(ast.UnaryOp(ast.USub(), self._expr(node.children[0])), self._loc(node))
 
     def _e_compare(self, node):
         left, op, right = node.children
         a, b = self._expr(left), self._expr(right)
         word = " ".join(str(op).split())
+        self._check_operands(node, word, left, right)
         if word == "in":
-            return _call("_r_contains", _name("g"), a, b)
+            return stamp(_call("_r_contains", _name("g"), a, b), self._loc(node))
         if word == "not in":
-            return ast.UnaryOp(ast.Not(), _call("_r_contains", _name("g"), a, b))
+            return ast.UnaryOp(ast.Not(), stamp(_call("_r_contains", _name("g"), a, b), self._loc(node)))
         return stamp(ast.Compare(a, [_COMPARE[word]()], [b]), self._loc(node))
+
+    _TEXT_RESULTS = frozenset({"text", "join", "format"})
+    _NUMBER_RESULTS = frozenset({"count", "abs", "position", "index_of"})
+
+    def _kind(self, node: Tree | Token | None) -> str | None:
+        """What the tree says `node` always is: "number", "text", "list" or "none"; None when
+        only the running game can tell (or when it is true/false, which Python counts as 0/1)."""
+        if not isinstance(node, Tree):
+            return None
+        kind = node.data
+        if kind == "number":
+            return "number"
+        if kind == "string":
+            return "text"
+        if kind == "none":
+            return "none"
+        if kind in ("list", "list_comp"):
+            return "list"
+        if kind == "neg":
+            return "number" if self._kind(node.children[0]) == "number" else None
+        if kind == "name":
+            name = self._global(node)
+            if name is None or name not in self.names.constants:
+                return None
+            value = self.names.constants[name]
+            if isinstance(value, bool):
+                return None
+            if isinstance(value, (int, float)):
+                return "number"
+            return "text" if isinstance(value, str) else "list" if isinstance(value, ConstantList) else None
+        if kind == "call":
+            name = self._global(node.children[0])
+            if name in self.names.functions or name in self.names.procedures:
+                return None
+            return "text" if name in self._TEXT_RESULTS else "number" if name in self._NUMBER_RESULTS else None
+        if kind == "arith":
+            left, op, right = node.children
+            a, b = self._kind(left), self._kind(right)
+            if a == b == "number":
+                return "number"
+            if str(op) == "+" and a == b and a in ("text", "list"):
+                return a
+        return None
+
+    _KIND_WORDS = {"number": "a number", "text": "text", "list": "a list", "none": "none"}
+
+    def _check_operands(self, node: Tree, op: str, left: Tree | Token, right: Tree | Token) -> None:
+        """Report, at load time, an operator whose two values the tree says it cannot take."""
+        a, b = self._kind(left), self._kind(right)
+        if a is None or b is None:
+            return
+        if op in _COMPARE and op not in ("==", "!="):
+            wrong = a != b or a == "none"
+        elif op == "+":
+            wrong = a != b or a == "none"
+        elif op == "*":
+            wrong = not (a == b == "number" or {a, b} in ({"number", "text"}, {"number", "list"}))
+        elif op == "%":
+            wrong = a in ("list", "none") or (a == "number" and b != "number")  # text % ...: not judged
+        elif op in _ARITH:
+            wrong = not a == b == "number"
+        else:
+            return
+        if wrong:
+            message = _type_fault_words(op, self._KIND_WORDS[a], self._KIND_WORDS[b])
+            self._error(node, message + " (this expression always fails)")
 
     def _e_arith(self, node):
         left, op, right = node.children
+        self._check_operands(node, str(op), left, right)
         return stamp(ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right)), self._loc(node))
 
     # ------------------------------------------------------------ calls
@@ -1093,7 +1184,7 @@ class Compiler:
         args = self._arguments(args_node)
         name = self._global(callee)
         if name is None:  # a function value
-            return ast.Call(self._expr(callee), args, []), False
+            return stamp(ast.Call(self._expr(callee), args, []), self._loc(node)), False
         tok = callee.children[0]
         kind = self._call_kind(name)
         if kind is None:
