@@ -9,6 +9,7 @@ see it when it was logged) and an error (each card as everyone can see it).
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from .table import Card, Zone
@@ -102,3 +103,13 @@ def zone_text(zone: Zone) -> Any:
     if zone.holder is None:
         return zone.label
     return Text((zone.spec.label, " of ", Text.of_card(zone.holder)))
+
+
+def number_text(value: int | float) -> str:
+    """A number as text: a whole number without ".0" (4 / 2 reads "2"), infinity as a word."""
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "infinity" if value > 0 else "-infinity"
+        if value.is_integer() and abs(value) < 1e16:
+            return str(int(value))
+    return str(value)

@@ -16,7 +16,7 @@ from .game import Game, LogEntry
 from .lang.compiler import evaluate
 from .board import Board, Place, render_hex
 from .table import Card, Player, Table, Zone
-from .text import Text, face_down
+from .text import Text, face_down, number_text
 from .values import Lambda
 
 
@@ -58,6 +58,12 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
         return ", ".join(label(v, viewer, names, table) for v in value)
     if value is None:
         return "nothing"
+    if isinstance(value, float):
+        return number_text(value)
+    if isinstance(value, Board):
+        return value.name
+    if isinstance(value, Lambda):
+        return "a function"
     return str(value)
 
 

@@ -19,7 +19,7 @@ from ..errors import EffectError
 from .. import board as boards
 from ..board import Board, Place
 from ..table import Card, Player, Zone
-from ..text import Text, card_text, zone_text
+from ..text import Text, card_text, number_text, zone_text
 from ..values import ConstantList, Lambda, spell
 
 VALUE, EFFECT, CHOICE = "value", "effect", "choice"
@@ -210,16 +210,6 @@ def text(g, value):
     if isinstance(value, str):
         return str(value)
     return describe(value)
-
-
-def number_text(value: int | float) -> str:
-    """A number as text: a whole number without ".0", infinity as a word."""
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "infinity" if value > 0 else "-infinity"
-        if value.is_integer() and abs(value) < 1e16:
-            return str(int(value))
-    return str(value)
 
 
 @builtin("join(items, separator)", example='join([c.name for c in hand[p]], " / ")')
