@@ -263,3 +263,14 @@ def test_validate_leaves_a_game_that_cannot_be_set_up_to_simulate(tmp_path, caps
     path = write(tmp_path, "flow: |\n  let x = 1 // 0\n")
     assert main(["validate", str(path)]) == 0
     assert "ok (Words" in capsys.readouterr().err
+
+
+def test_the_log_reads_numbers_boards_and_functions_plainly(tmp_path):
+    path = write(tmp_path, """\
+        flow: |
+          log(7 / 2, " ", 8 / 2, " ", map, " ", x -> x, " ", true, " ", none, " ", [map["ash"], 1])
+          let wait = choose(1, [4 / 2, 5 / 2], "How many?")
+        """)
+    g = Game(load_ruleset(path), 2, seed=1)
+    assert view(g, 1).log()[-1] == "3.5 4 map a function yes nothing Ashby, 1"
+    assert view(g, 1).decision["options"] == ["2", "2.5"]
