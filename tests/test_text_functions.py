@@ -222,9 +222,23 @@ def test_what_the_tree_cannot_judge_is_left_to_the_game(tmp_path):
           let t = "a"
           lines = lines + ["ab" * 2 + "c", word + "s" + text(limit), text(-limit + 2 * 3 // 2 % 4)]
           lines = lines + [text([1] + colours), text(limit < 6 and word < "x"), text(-(limit))]
-          lines = lines + [text(true + 1), t + "b", "%s!" % "hi"]
+          lines = lines + [text(true + 1), t + "b", text(7 % limit) + text((limit + 4) % 3)]
         """, head)), 2, seed=1).table.counters["lines"]
-    assert lines == ["ababc", "ws5", "-2", "1, red, blue", "true", "-5", "2", "ab", "hi!"]
+    assert lines == ["ababc", "ws5", "-2", "1, red, blue", "true", "-5", "2", "ab", "20"]
+
+
+def test_text_has_no_printf_style_templates(tmp_path):
+    """`%` on text would fill a Python template with a card's label as a plain string, told to
+    everyone: the language's `%` is the remainder of numbers only, and format() fills templates."""
+    path = write(tmp_path, 'flow: |\n  said = "%s" % 1\n')
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(path)
+    assert "cannot take the remainder of text and a number with %" in str(err.value)
+    path = write(tmp_path, 'flow: |\n  let t = "%s"\n  said = t % first(supply)\n')
+    with pytest.raises(EffectError) as err:
+        Game(load_ruleset(path), 2, seed=1)
+    assert err.value.message.startswith("cannot take the remainder of text with %: to put values in text, use format")
+    assert (err.value.location.line, err.value.location.column) == (HEAD.count("\n") + 3, 10)
 
 
 BOARD_DISPLAY = """\

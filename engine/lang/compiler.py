@@ -185,6 +185,8 @@ def _type_fault_words(op: str, left: str, right: str) -> str:
     hint = ""
     if op == "+" and "text" in (left, right):
         hint = "; to join a value to text, make it text first: text(x), or use format()"
+    elif op == "%" and left == "text":
+        hint = "; to put values in text, use format(template, values...)"
     elif op in ("<", "<=", ">", ">="):
         hint = "; only numbers compare with each other, or texts with texts"
     return f"cannot {verb} {left} and {right} with {op}{hint}"
@@ -289,6 +291,15 @@ def set_counter_item(family: dict, key: Any, value: Any, name: str) -> None:
     family[key] = value
 
 
+def remainder(a: Any, b: Any) -> Any:
+    """`a % b`, the remainder of numbers. On text, Python's `%` would fill a printf-style
+    template, reading cards (and hidden ones) as plain strings: the language has format()."""
+    if isinstance(a, str):
+        raise EffectError("cannot take the remainder of text with %: to put values in text, use "
+                          "format(template, values...)")
+    return a % b
+
+
 def repeat_range(n: Any) -> range:
     if not isinstance(n, int) or isinstance(n, bool):
         raise EffectError("repeat needs a whole number, got " + B.describe(n))
@@ -298,7 +309,7 @@ def repeat_range(n: Any) -> range:
 # What generated code may call, besides the game `g` and its locals `env`.
 RUNTIME: dict[str, Any] = {
     "_r_attr": get_attribute, "_r_index": get_index, "_r_contains": contains, "_r_iterate": B.iterate,
-    "_r_items": B._items, "_r_repeat": repeat_range, "_r_lambda": Lambda, "_r_return": Return,
+    "_r_items": B._items, "_r_repeat": repeat_range, "_r_mod": remainder, "_r_lambda": Lambda, "_r_return": Return,
     "_r_break": Break, "_r_continue": Continue, "_r_too_long": too_long, "_r_set_item": set_counter_item,
     "_r_list": list, "_r_len": len, "_r_any": any, "_r_all": all, "_r_frame": Frame,
     **{f"_b_{name}": spec.fn for name, spec in B.REGISTRY.items()},
@@ -1058,7 +1069,7 @@ class Compiler:
         elif op == "*":
             wrong = not (a == b == "number" or {a, b} in ({"number", "text"}, {"number", "list"}))
         elif op == "%":
-            wrong = a in ("list", "none") or (a == "number" and b != "number")  # text % ...: not judged
+            wrong = not a == b == "number"
         elif op in _ARITH:
             wrong = not a == b == "number"
         else:
@@ -1070,6 +1081,8 @@ class Compiler:
     def _e_arith(self, node):
         left, op, right = node.children
         self._check_operands(node, str(op), left, right)
+        if str(op) == "%" and self._kind(left) != "number":  # it may be text: no printf-style templates
+            return stamp(_call("_r_mod", self._expr(left), self._expr(right)), self._loc(node))
         return stamp(ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right)), self._loc(node))
 
     # ------------------------------------------------------------ calls
