@@ -203,6 +203,7 @@ def test_a_type_fault_names_the_operator_and_the_types_at_the_expression(tmp_pat
     ("none * 2", 11, "cannot multiply none and a number with *"),
     ('count(supply) + format("{}", 1)', 11, "cannot add a number and text with +"),
     ('2 * (("a" + "b") + 1)', 16, "cannot add text and a number with +"),
+    ('(players[0] - 1) * 2 + word', 11, "cannot add a number and text with +"),
 ])
 def test_a_type_fault_the_tree_shows_is_reported_at_load_time(tmp_path, expression, column, words):
     head = HEAD.replace("constants:\n", "constants:\n  limit: 5\n  word: w\n")

@@ -1029,8 +1029,8 @@ class Compiler:
             return "none"
         if kind in ("list", "list_comp"):
             return "list"
-        if kind == "neg":
-            return "number" if self._kind(node.children[0]) == "number" else None
+        if kind == "neg":  # a negative is a number, or the rule fails there
+            return "number"
         if kind == "name":
             name = self._global(node)
             if name is None or name not in self.names.constants:
@@ -1053,6 +1053,11 @@ class Compiler:
                 return "number"
             if str(op) == "+" and a == b and a in ("text", "list"):
                 return a
+            # With a number on either side, + - / // give a number or fail there (text * 2 is text)
+            if "number" in (a, b) and str(op) in ("+", "-", "/", "//"):
+                return "number"
+            if a == "number" and str(op) == "%":
+                return "number"
         return None
 
     _KIND_WORDS = {"number": "a number", "text": "text", "list": "a list", "none": "none"}
