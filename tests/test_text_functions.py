@@ -289,3 +289,13 @@ def test_the_log_reads_numbers_boards_and_functions_plainly(tmp_path):
     g = Game(load_ruleset(path), 2, seed=1)
     assert view(g, 1).log()[-1] == "3.5 4 map a function yes nothing Ashby, 1"
     assert view(g, 1).decision["options"] == ["2", "2.5"]
+
+
+@pytest.mark.parametrize("call, words", [
+    ("len(lines)", "unknown function 'len'; the effect language writes it count(items)"),
+    ("str(3)", "unknown function 'str'; the effect language writes it text(value)"),
+])
+def test_a_python_function_is_named_with_the_language_s_own(tmp_path, call, words):
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(write(tmp_path, f"flow: |\n  said = {call}\n"))
+    assert err.value.diagnostics[0].message == words

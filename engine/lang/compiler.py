@@ -324,6 +324,11 @@ def string_value(token: Token) -> str:
     return raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
 
 
+# Python functions a ruleset's author may reach for, and what the language has instead.
+_PYTHON_FUNCTIONS = {"len": "count(items)", "str": "text(value)", "print": "log(parts...)",
+                     "sorted": "sorted_by(items, x -> x)"}
+
+
 def source(node: Tree | Token | None, depth: int = 0) -> str:
     """A short rendering of an expression's tree for messages: names, literals, properties,
     items and calls as written; anything longer as '...'."""
@@ -1207,7 +1212,9 @@ class Compiler:
         kind = self._call_kind(name)
         if kind is None:
             known = set(self.names.functions) | set(self.names.procedures) | set(B.REGISTRY)
-            self._error(tok, f"unknown function '{name}'{suggest(name, known)}")
+            hint = _PYTHON_FUNCTIONS.get(name)
+            self._error(tok, f"unknown function '{name}'" + (f"; the effect language writes it {hint}" if hint
+                                                             else suggest(name, known)))
             return _const(None), False
         if kind in ("function", "procedure"):
             params = (self.names.functions if kind == "function" else self.names.procedures)[name]
