@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from .board import Board, Place
 from .table import Card, Zone
 
 
@@ -88,13 +89,18 @@ class Text(str):
 
 def card_text(value: Any) -> Any:
     """A card, a zone or other value as it is named in a message: a card by its label, a zone
-    of a card as that of its card (both as Text); anything else as `repr` gives it."""
+    of a card as that of its card (both as Text), a place or a board by its label or name;
+    anything else as `repr` gives it."""
     if type(value) is Card:
         return Text.of_card(value)
     if type(value) is Zone:
         return zone_text(value)
     if type(value) is Text:
         return Text(("'", value, "'"))
+    if type(value) is Place:
+        return f"the place {value.label}"
+    if type(value) is Board:
+        return f"the board {value.name}"
     return repr(value)
 
 

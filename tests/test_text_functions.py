@@ -299,3 +299,17 @@ def test_a_python_function_is_named_with_the_language_s_own(tmp_path, call, word
     with pytest.raises(RulesetError) as err:
         load_ruleset(write(tmp_path, f"flow: |\n  said = {call}\n"))
     assert err.value.diagnostics[0].message == words
+
+
+@pytest.mark.parametrize("expression, column, words", [
+    ('prices[map["elm"]]', 11, "no entry the place Elmwood in that table or family"),
+    ('colours[map["elm"]]', 11, "the items of a list are found by their position, a whole number, not by a place"),
+    ('1 + t[map["elm"]]', 15, "the items of text are found by their position, a whole number, not by a place"),
+])
+def test_an_error_names_a_place_by_its_label_at_the_item(tmp_path, expression, column, words):
+    head = HEAD.replace("constants:\n", "constants:\n  prices: {red: 1}\n")
+    path = write(tmp_path, f'flow: |\n  let t = "abc"\n  let x = {expression}\n', head)
+    with pytest.raises(EffectError) as err:
+        Game(load_ruleset(path), 2, seed=1)
+    assert err.value.message == words
+    assert (err.value.location.line, err.value.location.column) == (head.count("\n") + 3, column)

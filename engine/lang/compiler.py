@@ -128,7 +128,7 @@ def _explain(exc: Exception) -> str:
 # Python's type names, in the language's words (a fault names the types of the values, not
 # the values: a card's name in one could tell a hidden card).
 _TYPE_WORDS = {"int": "a number", "float": "a number", "bool": "a true/false value", "str": "text",
-               "Text": "text", "NoneType": "none", "list": "a list", "ConstantList": "a list",
+               "string": "text", "Text": "text", "NoneType": "none", "list": "a list", "ConstantList": "a list",
                "tuple": "a list", "dict": "a table", "mappingproxy": "a table", "Route": "a route",
                "Player": "a player", "Card": "a card", "Zone": "a zone", "Place": "a place",
                "Board": "a board", "Lambda": "a function", "function": "a function"}
@@ -176,6 +176,8 @@ _OTHER_FAULTS = [
     (re.compile(r"'(\w+)' object is not callable"), "{0} is not a function, so it cannot be called"),
     (re.compile(r"'(\w+)' object is not iterable"), "{0} has no items to go through"),
     (re.compile(r"unhashable type: '(\w+)'"), "{0} cannot be a key of a table"),
+    (re.compile(r"(\w+) indices must be integers(?: or slices)?, not '?(\w+)'?"),
+     "the items of {0} are found by their position, a whole number, not by {1}"),
 ]
 
 
@@ -935,11 +937,12 @@ class Compiler:
     def _e_index(self, node):
         obj, key = node.children
         family = self._family(obj)
+        where = self._loc(node)  # a fault here is reported at the item, not its statement
         if family is not None:  # a zone or counter of a family: a plain dict lookup
-            return _item(_item(_game_table(family[0]), _const(family[1])), self._expr(key))
+            return stamp(_item(_item(_game_table(family[0]), _const(family[1])), self._expr(key)), where)
         if type(self.names.constants.get(self._global(obj))) in (ConstantList, MappingProxyType):
-            return _item(self._expr(obj), self._expr(key))  # an item of a constant list or table
-        return _call("_r_index", _name("g"), self._expr(obj), self._expr(key))
+            return stamp(_item(self._expr(obj), self._expr(key)), where)  # an item of a constant list or table
+        return stamp(_call("_r_index", _name("g"), self._expr(obj), self._expr(key)), where)
 
     def _e_list(self, node):
         return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())
@@ -1134,7 +1137,9 @@ class Compiler:
     def _method_call(self, callee: Tree | Token, args_node: Tree | None) -> bool:
         """Report `x.name(...)` where `name` is no property (a method call, as in Python: the
         language has none) and name the function to use; True if it was reported."""
-        if not (isinstance(callee, Tree) and callee.data == "attribute") or self._global(callee.children[0]) == "option":
+        if not (isinstance(callee, Tree) and callee.data == "attribute"):
+            return False
+        if self._global(callee.children[0]) == "option":
             return False
         obj, attr_tok = callee.children
         attr = str(attr_tok)
