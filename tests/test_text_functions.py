@@ -313,3 +313,20 @@ def test_an_error_names_a_place_by_its_label_at_the_item(tmp_path, expression, c
         Game(load_ruleset(path), 2, seed=1)
     assert err.value.message == words
     assert (err.value.location.line, err.value.location.column) == (head.count("\n") + 3, column)
+
+
+def test_the_terminal_shows_counters_in_the_words_of_the_log(tmp_path):
+    from engine.view import render
+    head = HEAD.replace("  lines: {initial: []}\n", """\
+  lines: {initial: [1, 2]}
+  nested: {initial: [[1, 2], 3]}
+  flag: {initial: true}
+  ratio: {initial: 0}
+  empty: {initial: null}
+  held: {per: player, initial: []}
+""")
+    path = write(tmp_path, "flow: |\n  ratio = 6 / 4 + 0.5\n" + BOARD_DISPLAY.split("\n", 1)[1], head)
+    shown = render(view(Game(load_ruleset(path), 2, seed=1), 1))
+    rows = dict(line.split(None, 1) for line in shown.splitlines()[1:] if len(line.split()) > 1)
+    assert (rows["lines"], rows["nested"], rows["flag"], rows["ratio"], rows["empty"], rows["held"]) == \
+        ("1, 2", "(1, 2), 3", "yes", "2", "nothing", "P1: -, P2: -")
