@@ -112,6 +112,20 @@ def test_text_that_names_cards_keeps_naming_them(tmp_path):
     assert "face-down" in view(g, 2).log()[-1]
 
 
+def test_a_template_that_names_a_card_keeps_naming_it(tmp_path):
+    path = write(tmp_path, """\
+        flow: |
+          move(first(supply), hand[1])
+          let ruby = first(hand[1])
+          said = format(ruby.name + " {{x}} is worth {}", 3)
+          let wait = choose(1, ["go", "stay"], "Go on?")
+        """)
+    g = Game(load_ruleset(path), 2, seed=1)
+    value = g.table.counters["said"]
+    assert type(value) is Text and value == "Ruby {x} is worth 3" and [c.name for c in value.cards()] == ["Ruby"]
+    assert value.reads(lambda card: False).startswith("a face-down")
+
+
 def test_fail_reads_its_parts_as_text_does(tmp_path):
     path = write(tmp_path, 'flow: |\n  fail("no route to ", map["elm"], " from ", [map["ash"]], ": ", 6 / 3, " ", true)\n')
     with pytest.raises(EffectError) as err:

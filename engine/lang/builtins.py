@@ -226,52 +226,62 @@ def join(g, items, separator):
     return Text(pieces)
 
 
-def template_pieces(template: str) -> list[str | int]:
+def template_pieces(template: str) -> list:
     """The pieces of a format() template: text, and for each `{}` or `{N}` the position of the
     value it stands for. `{{` and `}}` are literal braces. Raises ValueError, in the language's
-    words, for anything else in braces (there are no names, attributes or format specs)."""
-    pieces: list[str | int] = []
+    words, for anything else in braces (there are no names, attributes or format specs). A
+    template that names cards (a Text) keeps each card as a piece of its own, never read as
+    part of a field, so the result names it too."""
+    pieces: list = []
     literal: list[str] = []
-    auto, numbered, i, n = 0, False, 0, len(template)
-    while i < n:
-        ch = template[i]
-        if ch in "{}" and template.startswith(ch * 2, i):
-            literal.append(ch)
-            i += 2
+    auto, numbered = 0, False
+    for part in (template.parts if type(template) is Text else (template,)):
+        if type(part) is not str:  # a card's label or name: literal text that follows the card
+            if literal:
+                pieces.append("".join(literal))
+                literal = []
+            pieces.append(Text((part,)))
             continue
-        if ch == "}":
-            raise ValueError("a '}' with no '{' before it (a literal brace is written twice: '}}')")
-        if ch != "{":
-            literal.append(ch)
-            i += 1
-            continue
-        end = template.find("}", i)
-        if end < 0:
-            raise ValueError("a '{' that is not closed (a literal brace is written twice: '{{')")
-        field = template[i + 1:end]
-        if field == "":
-            if numbered:
-                raise ValueError("'{}' and '{0}', '{1}'... cannot be mixed in one template")
-            position, auto = auto, auto + 1
-        elif field.isdigit() and field.isascii():
-            if auto:
-                raise ValueError("'{}' and '{0}', '{1}'... cannot be mixed in one template")
-            numbered, position = True, int(field)
-        else:
-            raise ValueError(f"'{{{field}}}' is not a place for a value: write {{}} for the next value "
-                             "or {0}, {1}... for a value by its position (there are no names or formats; "
-                             "a literal brace is written twice: '{{' or '}}')")
-        if literal:
-            pieces.append("".join(literal))
-            literal = []
-        pieces.append(position)
-        i = end + 1
+        i, n = 0, len(part)
+        while i < n:
+            ch = part[i]
+            if ch in "{}" and part.startswith(ch * 2, i):
+                literal.append(ch)
+                i += 2
+                continue
+            if ch == "}":
+                raise ValueError("a '}' with no '{' before it (a literal brace is written twice: '}}')")
+            if ch != "{":
+                literal.append(ch)
+                i += 1
+                continue
+            end = part.find("}", i)
+            if end < 0:
+                raise ValueError("a '{' that is not closed (a literal brace is written twice: '{{')")
+            field = part[i + 1:end]
+            if field == "":
+                if numbered:
+                    raise ValueError("'{}' and '{0}', '{1}'... cannot be mixed in one template")
+                position, auto = auto, auto + 1
+            elif field.isdigit() and field.isascii():
+                if auto:
+                    raise ValueError("'{}' and '{0}', '{1}'... cannot be mixed in one template")
+                numbered, position = True, int(field)
+            else:
+                raise ValueError(f"'{{{field}}}' is not a place for a value: write {{}} for the next value "
+                                 "or {0}, {1}... for a value by its position (there are no names or formats; "
+                                 "a literal brace is written twice: '{{' or '}}')")
+            if literal:
+                pieces.append("".join(literal))
+                literal = []
+            pieces.append(position)
+            i = end + 1
     if literal:
         pieces.append("".join(literal))
     return pieces
 
 
-def template_values(pieces: list[str | int]) -> int:
+def template_values(pieces: list) -> int:
     """How many values a template's pieces take."""
     return max((p + 1 for p in pieces if type(p) is int), default=0)
 
