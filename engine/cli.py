@@ -17,6 +17,7 @@ from typing import Any, Callable, TextIO
 
 from . import __version__, resources
 from .agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
+from .checks import terminal_problems
 from .errors import EffectError, EngineError, RulesetError
 from .experiments import Variant, compare, ladder, render_compare, render_ladder
 from .game import Game
@@ -284,6 +285,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in args.paths:
         try:
             ruleset = load_ruleset(path, args.extensions)
+            shown = terminal_problems(ruleset)
+            if shown:
+                raise RulesetError(shown)
         except RulesetError as exc:
             failed += 1
             for d in exc.diagnostics:

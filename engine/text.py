@@ -9,8 +9,10 @@ see it when it was logged) and an error (each card as everyone can see it).
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
+from .board import Board, Place
 from .table import Card, Zone
 
 
@@ -87,13 +89,18 @@ class Text(str):
 
 def card_text(value: Any) -> Any:
     """A card, a zone or other value as it is named in a message: a card by its label, a zone
-    of a card as that of its card (both as Text); anything else as `repr` gives it."""
+    of a card as that of its card (both as Text), a place or a board by its label or name;
+    anything else as `repr` gives it."""
     if type(value) is Card:
         return Text.of_card(value)
     if type(value) is Zone:
         return zone_text(value)
     if type(value) is Text:
         return Text(("'", value, "'"))
+    if type(value) is Place:
+        return f"the place {value.label}"
+    if type(value) is Board:
+        return f"the board {value.name}"
     return repr(value)
 
 
@@ -102,3 +109,13 @@ def zone_text(zone: Zone) -> Any:
     if zone.holder is None:
         return zone.label
     return Text((zone.spec.label, " of ", Text.of_card(zone.holder)))
+
+
+def number_text(value: int | float) -> str:
+    """A number as text: a whole number without ".0" (4 / 2 reads "2"), infinity as a word."""
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "infinity" if value > 0 else "-infinity"
+        if value.is_integer() and abs(value) < 1e16:
+            return str(int(value))
+    return str(value)

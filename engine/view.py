@@ -16,7 +16,7 @@ from .game import Game, LogEntry
 from .lang.compiler import evaluate
 from .board import Board, Place, render_hex
 from .table import Card, Player, Table, Zone
-from .text import Text, face_down
+from .text import Text, face_down, number_text
 from .values import Lambda
 
 
@@ -58,6 +58,12 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
         return ", ".join(label(v, viewer, names, table) for v in value)
     if value is None:
         return "nothing"
+    if isinstance(value, float):
+        return number_text(value)
+    if isinstance(value, Board):
+        return value.name
+    if isinstance(value, Lambda):
+        return "a function"
     return str(value)
 
 
@@ -268,6 +274,26 @@ def view(game: Game, player: int | None, names: dict[int, str] | None = None) ->
     return pv
 
 
+def _shown(value: Any, top: bool = True) -> str:
+    """A counter's plain value (`plain`) as the terminal shows it, in the words of the log:
+    a list as its items with ", " between (an empty one "-", one inside a list in brackets), a
+    table as "key: value" pairs, yes/no, "nothing", numbers plainly."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "nothing"
+    if isinstance(value, float):
+        return number_text(value)
+    if isinstance(value, list):
+        if not value:
+            return "-"
+        inner = ", ".join(_shown(v, False) for v in value)
+        return inner if top or len(value) < 2 else f"({inner})"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_shown(x, False)}" for k, x in value.items())
+    return str(value)
+
+
 def render(pv: PlayerView, log_lines: int = 8) -> str:
     """A view as text for the terminal."""
     v = pv.as_dict(log_last=log_lines)
@@ -283,9 +309,7 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
         parts = shown + ([f"{hidden} face-down"] if hidden else [])
         lines.append(f"  {z['label']:<22} " + (", ".join(parts) if parts else "-"))
     for name, value in v["counters"].items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k}: {x}" for k, x in value.items())
-        lines.append(f"  {name.replace('_', ' '):<22} {value}")
+        lines.append(f"  {name.replace('_', ' '):<22} {_shown(value)}")
     if v["log"]:
         lines.append("  -- recent --")
         lines.extend(f"  {line}" for line in v["log"])

@@ -178,7 +178,7 @@ def test_a_fault_in_a_card_ability_names_the_card_and_the_line(tmp_path):
     game = Game(load_ruleset(path), 2, seed=1)
     with pytest.raises(EffectError) as err:
         game.apply(1)
-    assert str(err.value) == (f"{path}:12:11: error: division by zero "  # the statement
+    assert str(err.value) == (f"{path}:12:19: error: division by zero "  # the expression that failed
                               "(in trigger on 'tick' of card Cursed Gem)")
     assert game.decisions == [] and game.pending is not None
 

@@ -19,8 +19,8 @@ from ..errors import EffectError
 from .. import board as boards
 from ..board import Board, Place
 from ..table import Card, Player, Zone
-from ..text import Text, card_text, zone_text
-from ..values import ConstantList, spell
+from ..text import Text, card_text, number_text, zone_text
+from ..values import ConstantList, Lambda, spell
 
 VALUE, EFFECT, CHOICE = "value", "effect", "choice"
 
@@ -92,6 +92,12 @@ def describe(x: Any) -> str:
         return "none"
     if isinstance(x, Mapping):
         return "a table"
+    if isinstance(x, Player):
+        return f"the player {x}"
+    if isinstance(x, Board):
+        return f"the board {x.name}"
+    if isinstance(x, Lambda):
+        return "a function"
     return {bool: "a true/false value", int: "a number", float: "a number", str: "a string",
             list: "a list", tuple: "a list"}.get(type(x), type(x).__name__)
 
@@ -172,22 +178,132 @@ def last(g, items):
 
 @builtin("text(value)", example='text(count(deck)) + " left"')
 def text(g, value):
-    """The value as text, e.g. to join with other text with +; a list reads "a, b", a table
-    "k: v, ...". A card's label is shown only to players who may see the card, wherever the
-    text goes (log, prompt, counter)."""
-    if isinstance(value, str):
+    """The value as text, e.g. to join with other text with +: a number plainly (4 / 2 reads
+    "2"), true/false as "true"/"false", none as "" (nothing), a player as "P1", a card by its
+    label, a place by its label, a zone by its label, a board by its name, a list as its items
+    with ", " between ("a, b, c"; a list inside a list is read the same way), a table as
+    "key: value, ...". A card's label is shown only to players who may see the card, wherever
+    the text goes (log, prompt, counter)."""
+    t = type(value)
+    if t is str or t is Text:
         return value
-    if isinstance(value, Card):
+    if t is Card:
         return Text.of_card(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Player):
+        return str(value)
+    if isinstance(value, (int, float)):
+        return number_text(value)
     if isinstance(value, (list, tuple, Mapping)):
         pieces: list = []
         spell(value, pieces)
         return Text(text(g, p) if type(p) is not str and type(p) is not Text else p for p in pieces)
     if isinstance(value, Place):
         return value.label
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
+    if isinstance(value, Zone):
+        return zone_text(value)
+    if isinstance(value, Board):
+        return value.name
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return str(value)
+    return describe(value)
+
+
+@builtin("join(items, separator)", example='join([c.name for c in hand[p]], " / ")')
+def join(g, items, separator):
+    """The items of a list (or cards of a zone) as one text, `separator` between each two;
+    each item reads as text() reads it. "" for an empty list."""
+    if not isinstance(separator, str):
+        raise EffectError("join's separator must be text, e.g. join(items, \", \"), got " + describe(separator))
+    pieces: list = []
+    for i, item in enumerate(iterate(g, items)):
+        if i:
+            pieces.append(separator)
+        pieces.append(text(g, item))
+    return Text(pieces)
+
+
+def template_pieces(template: str) -> list:
+    """The pieces of a format() template: text, and for each `{}` or `{N}` the position of the
+    value it stands for. `{{` and `}}` are literal braces. Raises ValueError, in the language's
+    words, for anything else in braces (there are no names, attributes or format specs). A
+    template that names cards (a Text) keeps each card as a piece of its own, never read as
+    part of a field, so the result names it too."""
+    pieces: list = []
+    literal: list[str] = []
+    auto, numbered = 0, False
+    for part in (template.parts if type(template) is Text else (template,)):
+        if type(part) is not str:  # a card's label or name: literal text that follows the card
+            if literal:
+                pieces.append("".join(literal))
+                literal = []
+            pieces.append(Text((part,)))
+            continue
+        i, n = 0, len(part)
+        while i < n:
+            ch = part[i]
+            if ch in "{}" and part.startswith(ch * 2, i):
+                literal.append(ch)
+                i += 2
+                continue
+            if ch == "}":
+                raise ValueError("a '}' with no '{' before it (a literal brace is written twice: '}}')")
+            if ch != "{":
+                literal.append(ch)
+                i += 1
+                continue
+            end = part.find("}", i)
+            if end < 0:
+                raise ValueError("a '{' that is not closed (a literal brace is written twice: '{{')")
+            field = part[i + 1:end]
+            if field == "":
+                if numbered:
+                    raise ValueError("'{}' and '{0}', '{1}'... cannot be mixed in one template")
+                position, auto = auto, auto + 1
+            elif field.isdigit() and field.isascii():
+                if auto:
+                    raise ValueError("'{}' and '{0}', '{1}'... cannot be mixed in one template")
+                numbered, position = True, int(field)
+            else:
+                raise ValueError(f"'{{{field}}}' is not a place for a value: write {{}} for the next value "
+                                 "or {0}, {1}... for a value by its position (there are no names or formats; "
+                                 "a literal brace is written twice: '{{' or '}}')")
+            if literal:
+                pieces.append("".join(literal))
+                literal = []
+            pieces.append(position)
+            i = end + 1
+    if literal:
+        pieces.append("".join(literal))
+    return pieces
+
+
+def template_values(pieces: list) -> int:
+    """How many values a template's pieces take."""
+    return max((p + 1 for p in pieces if type(p) is int), default=0)
+
+
+@builtin("format(template, values...)", example='format("{} has {} cards", p, count(hand[p]))')
+def format_(g, template, *values):
+    """The template with each `{}` replaced by the next value, or each `{0}`, `{1}`... by the
+    value at that position (0 is the first), each read as text() reads it; `{{` and `}}` are
+    literal braces. Nothing else may stand in braces. The template takes exactly the values
+    given: too few or too many is an error (found at load time when the template is written
+    out)."""
+    if not isinstance(template, str):
+        raise EffectError("format's template must be text, got " + describe(template))
+    try:
+        pieces = template_pieces(template)
+    except ValueError as exc:
+        raise EffectError("format's template " + card_text(template) + f": {exc}") from None
+    wanted = template_values(pieces)
+    if wanted != len(values):
+        raise EffectError("format's template " + card_text(template) + f" takes {wanted} value(s), "
+                          f"given {len(values)}")
+    return Text(text(g, values[p]) if type(p) is int else p for p in pieces)
 
 
 @builtin("abs(number)")
@@ -450,10 +566,7 @@ def log(g, *parts):
 def fail(g, *parts):
     """Stop with an error that names this rule: for situations the ruleset forbids. Every player
     reads it, so a card in it is named only if all of them may see it (else its back)."""
-    pieces: list = []
-    for part in parts:
-        spell(part, pieces)
-    raise EffectError(Text(pieces) or "the ruleset refused this situation")
+    raise EffectError(Text(text(g, part) for part in parts) or "the ruleset refused this situation")
 
 
 def end_reason(value: Any, what: str) -> str:

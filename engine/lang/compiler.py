@@ -15,6 +15,7 @@ of frames or of Python calls).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -120,8 +121,77 @@ def _explain(exc: Exception) -> str:
     if isinstance(exc, TypeError):
         if "does not support item assignment" in str(exc):
             return "constants cannot be changed; copy one into a new list first, e.g. let l = list(c)"
-        return f"values of the wrong type: {exc}"
+        return _type_fault(str(exc))
     return f"{exc.__class__.__name__}: {exc}"
+
+
+# Python's type names, in the language's words (a fault names the types of the values, not
+# the values: a card's name in one could tell a hidden card).
+_TYPE_WORDS = {"int": "a number", "float": "a number", "bool": "a true/false value", "str": "text",
+               "string": "text", "Text": "text", "NoneType": "none", "list": "a list", "ConstantList": "a list",
+               "tuple": "a list", "dict": "a table", "mappingproxy": "a table", "Route": "a route",
+               "Player": "a player", "Card": "a card", "Zone": "a zone", "Place": "a place",
+               "Board": "a board", "Lambda": "a function", "function": "a function"}
+_OPERATOR_WORDS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide",
+                   "%": "take the remainder of", "<": "compare", "<=": "compare", ">": "compare",
+                   ">=": "compare", "unary -": "negate"}
+_TYPE_FAULTS = [
+    (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"), ("op", "a", "b")),
+    (re.compile(r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+"), ("a", "b")),
+    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"), ("op", "a", "b")),
+    (re.compile(r"bad operand type for (unary -): '(\w+)'"), ("op", "a")),
+    (re.compile(r"can't multiply sequence by non-int of type '(\w+)'"), ("b",)),
+]
+
+
+def _type_word(name: str) -> str:
+    return _TYPE_WORDS.get(name, name)
+
+
+def _type_fault(message: str) -> str:
+    """A Python TypeError's message about operands, in the language's words: the operator and
+    the types of the two values (as `"a" + 1` gives "cannot add text and a number with +")."""
+    for pattern, fields in _TYPE_FAULTS:
+        match = pattern.search(message)
+        if match is None:
+            continue
+        found = dict(zip(fields, match.groups()))
+        op = found.get("op", "*" if fields == ("b",) else "+")
+        a, b = found.get("a"), found.get("b")
+        if op == "unary -":
+            return f"cannot negate {_type_word(a or '')} with -: only a number has a negative"
+        return _type_fault_words(op, _type_word(a) if a else "a list or text", _type_word(b or ""))
+    for pattern, words in _OTHER_FAULTS:
+        match = pattern.search(message)
+        if match is not None:
+            return words.format(*(_type_word(g) for g in match.groups()))
+    return f"values of the wrong type: {message}"
+
+
+_OTHER_FAULTS = [
+    (re.compile(r"argument of type '(\w+)' is not iterable"),
+     "cannot look inside {0} with in: in needs a list, a zone, a table or text"),
+    (re.compile(r"'in <string>' requires string as left operand, not (\w+)"),
+     "cannot look for {0} in text with in: only text is found in text"),
+    (re.compile(r"'(\w+)' object is not callable"), "{0} is not a function, so it cannot be called"),
+    (re.compile(r"'(\w+)' object is not iterable"), "{0} has no items to go through"),
+    (re.compile(r"unhashable type: '(\w+)'"), "{0} cannot be a key of a table"),
+    (re.compile(r"(\w+) indices must be integers(?: or slices)?, not '?(\w+)'?"),
+     "the items of {0} are found by their position, a whole number, not by {1}"),
+]
+
+
+def _type_fault_words(op: str, left: str, right: str) -> str:
+    """The message for operator `op` given values of kinds `left` and `right` (in words)."""
+    verb = _OPERATOR_WORDS.get(op, "combine")
+    hint = ""
+    if op == "+" and "text" in (left, right):
+        hint = "; to join a value to text, make it text first: text(x), or use format()"
+    elif op == "%" and left == "text":
+        hint = "; to put values in text, use format(template, values...)"
+    elif op in ("<", "<=", ">", ">="):
+        hint = "; only numbers compare with each other, or texts with texts"
+    return f"cannot {verb} {left} and {right} with {op}{hint}"
 
 
 def locate(exc: Exception, location: Location | None, rule: str) -> EffectError | None:
@@ -223,6 +293,15 @@ def set_counter_item(family: dict, key: Any, value: Any, name: str) -> None:
     family[key] = value
 
 
+def remainder(a: Any, b: Any) -> Any:
+    """`a % b`, the remainder of numbers. On text, Python's `%` would fill a printf-style
+    template, reading cards (and hidden ones) as plain strings: the language has format()."""
+    if isinstance(a, str):
+        raise EffectError("cannot take the remainder of text with %: to put values in text, use "
+                          "format(template, values...)")
+    return a % b
+
+
 def repeat_range(n: Any) -> range:
     if not isinstance(n, int) or isinstance(n, bool):
         raise EffectError("repeat needs a whole number, got " + B.describe(n))
@@ -232,7 +311,7 @@ def repeat_range(n: Any) -> range:
 # What generated code may call, besides the game `g` and its locals `env`.
 RUNTIME: dict[str, Any] = {
     "_r_attr": get_attribute, "_r_index": get_index, "_r_contains": contains, "_r_iterate": B.iterate,
-    "_r_items": B._items, "_r_repeat": repeat_range, "_r_lambda": Lambda, "_r_return": Return,
+    "_r_items": B._items, "_r_repeat": repeat_range, "_r_mod": remainder, "_r_lambda": Lambda, "_r_return": Return,
     "_r_break": Break, "_r_continue": Continue, "_r_too_long": too_long, "_r_set_item": set_counter_item,
     "_r_list": list, "_r_len": len, "_r_any": any, "_r_all": all, "_r_frame": Frame,
     **{f"_b_{name}": spec.fn for name, spec in B.REGISTRY.items()},
@@ -245,6 +324,35 @@ def string_value(token: Token) -> str:
     """The text a string literal of the effect language stands for."""
     raw = str(token)[1:-1]
     return raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
+
+
+# Python functions a ruleset's author may reach for, and what the language has instead.
+_PYTHON_FUNCTIONS = {"len": "count(items)", "str": "text(value)", "print": "log(parts...)",
+                     "sorted": "sorted_by(items, x -> x)"}
+
+
+def source(node: Tree | Token | None, depth: int = 0) -> str:
+    """A short rendering of an expression's tree for messages: names, literals, properties,
+    items and calls as written; anything longer as '...'."""
+    if node is None or depth > 3:
+        return "..."
+    if isinstance(node, Token):
+        return str(node)
+    kind, kids = node.data, node.children
+    if kind in ("name", "number", "string"):
+        return str(kids[0])
+    if kind in ("true", "false", "none"):
+        return str(kind)
+    if kind == "attribute":
+        return f"{source(kids[0], depth + 1)}.{kids[1]}"
+    if kind == "index":
+        return f"{source(kids[0], depth + 1)}[{source(kids[1], depth + 1)}]"
+    if kind == "call":
+        args = kids[1]
+        inner = "" if args is None else ", ".join(source(a, depth + 1) for a in args.children) \
+            if args.data == "arguments" else "..."
+        return f"{source(kids[0], depth + 1)}({inner})"
+    return "..."
 
 
 def _name(name: str) -> ast.Name:
@@ -829,11 +937,12 @@ class Compiler:
     def _e_index(self, node):
         obj, key = node.children
         family = self._family(obj)
+        where = self._loc(node)  # a fault here is reported at the item, not its statement
         if family is not None:  # a zone or counter of a family: a plain dict lookup
-            return _item(_item(_game_table(family[0]), _const(family[1])), self._expr(key))
+            return stamp(_item(_item(_game_table(family[0]), _const(family[1])), self._expr(key)), where)
         if type(self.names.constants.get(self._global(obj))) in (ConstantList, MappingProxyType):
-            return _item(self._expr(obj), self._expr(key))  # an item of a constant list or table
-        return _call("_r_index", _name("g"), self._expr(obj), self._expr(key))
+            return stamp(_item(self._expr(obj), self._expr(key)), where)  # an item of a constant list or table
+        return stamp(_call("_r_index", _name("g"), self._expr(obj), self._expr(key)), where)
 
     def _e_list(self, node):
         return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())
@@ -894,21 +1003,100 @@ class Compiler:
         return ast.UnaryOp(ast.Not(), self._expr(node.children[0]))
 
     def _e_neg(self, node):
-        return ast.UnaryOp(ast.USub(), self._expr(node.children[0]))
+        kind = self._kind(node.children[0])
+        if kind in self._KIND_WORDS and kind != "number":
+            self._error(node, f"cannot negate {self._KIND_WORDS[kind]} with -: only a number has a negative "
+                              "(this expression always fails)")
+        return stamp(ast.UnaryOp(ast.USub(), self._expr(node.children[0])), self._loc(node))
 
     def _e_compare(self, node):
         left, op, right = node.children
         a, b = self._expr(left), self._expr(right)
         word = " ".join(str(op).split())
+        self._check_operands(node, word, left, right)
         if word == "in":
-            return _call("_r_contains", _name("g"), a, b)
+            return stamp(_call("_r_contains", _name("g"), a, b), self._loc(node))
         if word == "not in":
-            return ast.UnaryOp(ast.Not(), _call("_r_contains", _name("g"), a, b))
-        return ast.Compare(a, [_COMPARE[word]()], [b])
+            return ast.UnaryOp(ast.Not(), stamp(_call("_r_contains", _name("g"), a, b), self._loc(node)))
+        return stamp(ast.Compare(a, [_COMPARE[word]()], [b]), self._loc(node))
+
+    _TEXT_RESULTS = frozenset({"text", "join", "format"})
+    _NUMBER_RESULTS = frozenset({"count", "abs", "position", "index_of"})
+
+    def _kind(self, node: Tree | Token | None) -> str | None:
+        """What the tree says `node` always is: "number", "text", "list" or "none"; None when
+        only the running game can tell (or when it is true/false, which Python counts as 0/1)."""
+        if not isinstance(node, Tree):
+            return None
+        kind = node.data
+        if kind == "number":
+            return "number"
+        if kind == "string":
+            return "text"
+        if kind == "none":
+            return "none"
+        if kind in ("list", "list_comp"):
+            return "list"
+        if kind == "neg":  # a negative is a number, or the rule fails there
+            return "number"
+        if kind == "name":
+            name = self._global(node)
+            if name is None or name not in self.names.constants:
+                return None
+            value = self.names.constants[name]
+            if isinstance(value, bool):
+                return None
+            if isinstance(value, (int, float)):
+                return "number"
+            return "text" if isinstance(value, str) else "list" if isinstance(value, ConstantList) else None
+        if kind == "call":
+            name = self._global(node.children[0])
+            if name in self.names.functions or name in self.names.procedures:
+                return None
+            return "text" if name in self._TEXT_RESULTS else "number" if name in self._NUMBER_RESULTS else None
+        if kind == "arith":
+            left, op, right = node.children
+            a, b = self._kind(left), self._kind(right)
+            if a == b == "number":
+                return "number"
+            if str(op) == "+" and a == b and a in ("text", "list"):
+                return a
+            # With a number on either side, + - / // give a number or fail there (text * 2 is text)
+            if "number" in (a, b) and str(op) in ("+", "-", "/", "//"):
+                return "number"
+            if a == "number" and str(op) == "%":
+                return "number"
+        return None
+
+    _KIND_WORDS = {"number": "a number", "text": "text", "list": "a list", "none": "none"}
+
+    def _check_operands(self, node: Tree, op: str, left: Tree | Token, right: Tree | Token) -> None:
+        """Report, at load time, an operator whose two values the tree says it cannot take."""
+        a, b = self._kind(left), self._kind(right)
+        if a is None or b is None:
+            return
+        if op in _COMPARE and op not in ("==", "!="):
+            wrong = a != b or a == "none"
+        elif op == "+":
+            wrong = a != b or a == "none"
+        elif op == "*":
+            wrong = not (a == b == "number" or {a, b} in ({"number", "text"}, {"number", "list"}))
+        elif op == "%":
+            wrong = not a == b == "number"
+        elif op in _ARITH:
+            wrong = not a == b == "number"
+        else:
+            return
+        if wrong:
+            message = _type_fault_words(op, self._KIND_WORDS[a], self._KIND_WORDS[b])
+            self._error(node, message + " (this expression always fails)")
 
     def _e_arith(self, node):
         left, op, right = node.children
-        return ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right))
+        self._check_operands(node, str(op), left, right)
+        if str(op) == "%" and self._kind(left) != "number":  # it may be text: no printf-style templates
+            return stamp(_call("_r_mod", self._expr(left), self._expr(right)), self._loc(node))
+        return stamp(ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right)), self._loc(node))
 
     # ------------------------------------------------------------ calls
 
@@ -942,6 +1130,71 @@ class Compiler:
         return (self._global(callee) in ("any", "all") and args_node is not None
                 and args_node.data == "comp_argument")
 
+    def _known_attribute(self, attr: str) -> bool:
+        return attr in (self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES | PLACE_ATTRIBUTES
+                        | ROUTE_ATTRIBUTES)
+
+    def _method_call(self, callee: Tree | Token, args_node: Tree | None) -> bool:
+        """Report `x.name(...)` where `name` is no property (a method call, as in Python: the
+        language has none) and name the function to use; True if it was reported."""
+        if not (isinstance(callee, Tree) and callee.data == "attribute"):
+            return False
+        if self._global(callee.children[0]) == "option":
+            return False
+        obj, attr_tok = callee.children
+        attr = str(attr_tok)
+        if self._known_attribute(attr):
+            return False
+        args = [] if args_node is None else [source(a) for a in args_node.children if a is not None] \
+            if args_node.data == "arguments" else ["..."]
+        receiver, first = source(obj), (args[0] if args else "...")
+        if attr == "join":
+            hint = f"join({first}, {receiver})"
+        elif attr == "format":
+            hint = f"format({', '.join([receiver] + args)})"
+        elif attr in ("append", "extend"):
+            hint = f"{receiver} = {receiver} + " + (f"[{first}]" if attr == "append" else first)
+        elif attr in ("index", "find"):
+            hint = f"index_of({receiver}, {first})"
+        elif attr in ("sort", "sorted"):
+            hint = f"sorted_by({receiver}, x -> x)"
+        elif attr in ("count", "len", "size", "length"):
+            hint = f"count({receiver})"
+        elif attr in ("get", "lookup"):
+            hint = f"{receiver}[{first}]"
+        elif attr in B.REGISTRY or attr in self.names.functions or attr in self.names.procedures:
+            hint = f"{attr}({', '.join([receiver] + args)})"
+        else:
+            close = suggest(attr, set(B.REGISTRY) | set(self.names.functions) | set(self.names.procedures))
+            hint = ""
+            tail = (f"; there is no function '{attr}'{close}" if close else
+                    f"; there is no function for '{attr}': text is made with text(), join() and format(), "
+                    "and + joins two texts")
+        message = f"the effect language has no methods, so '{receiver}.{attr}(...)' cannot be called; "
+        if hint:
+            message += f"call a function instead: did you mean {hint}?"
+        else:
+            message += "call a function instead, as name(value, ...)" + tail
+        self._error(attr_tok, message)
+        return True
+
+    def _check_template(self, args_node: Tree | None, given: int) -> None:
+        """A format() template written out is checked at load time: its braces, and that it
+        takes as many values as are given."""
+        if args_node is None or args_node.data != "arguments":
+            return
+        first = args_node.children[0]
+        if not (isinstance(first, Tree) and first.data == "string"):
+            return
+        try:
+            wanted = B.template_values(B.template_pieces(string_value(first.children[0])))
+        except ValueError as exc:
+            self._error(first, f"format's template: {exc}")
+            return
+        if wanted != given:
+            self._error(first, f"this format() template takes {wanted} value(s), but {given} "
+                               f"{'is' if given == 1 else 'are'} given after it")
+
     def _e_call(self, node):
         expr, _ = self._call(node, statement=False)
         return expr
@@ -954,15 +1207,19 @@ class Compiler:
             item = args_node.children[0]
             cards = self._zone_cards(item)
             return _call("_r_len", cards if cards is not None else self._expr(item)), False
+        if self._method_call(callee, args_node):
+            return _const(None), False
         args = self._arguments(args_node)
         name = self._global(callee)
         if name is None:  # a function value
-            return ast.Call(self._expr(callee), args, []), False
+            return stamp(ast.Call(self._expr(callee), args, []), self._loc(node)), False
         tok = callee.children[0]
         kind = self._call_kind(name)
         if kind is None:
             known = set(self.names.functions) | set(self.names.procedures) | set(B.REGISTRY)
-            self._error(tok, f"unknown function '{name}'{suggest(name, known)}")
+            hint = _PYTHON_FUNCTIONS.get(name)
+            self._error(tok, f"unknown function '{name}'" + (f"; the effect language writes it {hint}" if hint
+                                                             else suggest(name, known)))
             return _const(None), False
         if kind in ("function", "procedure"):
             params = (self.names.functions if kind == "function" else self.names.procedures)[name]
@@ -973,6 +1230,8 @@ class Compiler:
             spec = B.REGISTRY[name]
             if len(args) < spec.min_args or (spec.max_args is not None and len(args) > spec.max_args):
                 self._error(tok, f"wrong number of arguments: the signature is {spec.signature}")
+            elif name == "format":
+                self._check_template(args_node, len(args) - 1)
         if kind in (B.EFFECT, B.CHOICE, "procedure") and not statement:
             what = "asks a player" if kind != B.EFFECT else "changes the game"
             self._error(tok, f"{name}() {what}, so it must stand as a statement of its own "
