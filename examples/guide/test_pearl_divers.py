@@ -1,0 +1,148 @@
+"""Tests of Pearl Divers, the game of docs/guide.md, written as you would write them for a game of
+your own: with pytest and the public API only (docs/testing.md explains every part).
+
+Run them from the folder that holds this file and the ruleset:
+
+    python -m pytest -q test_pearl_divers.py
+"""
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import EffectError, Game, IllegalMove, load_ruleset, view
+
+# The ruleset sits next to this file; load it once for all the tests of the file.
+RULESET = Path(__file__).parent / "step5_options_triggers_modifiers.yaml"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset(RULESET)  # raises RulesetError, listing every problem, if the file is wrong
+
+
+# Four small helpers. They know nothing of Pearl Divers: copy them into tests of your own.
+
+def zone(game, name, key=None):
+    """The zone `name` of the ruleset; of a family of zones (`per: player`, `per:` a list...),
+    the one of `key`: zone(game, "hand", 2) is P2's hand."""
+    zones = game.table.zones[name]
+    return zones if key is None else zones[key]
+
+
+def put(game, label, to, position=None):
+    """Move a card labelled `label` into zone `to`, at the end or at `position` (0: the top).
+    Of identical copies, it takes one that is not in `to` yet, if there is one."""
+    cards = sorted((c for c in game.table.cards if c.label == label), key=lambda c: game.table.zone_of(c) is to)
+    if not cards:
+        raise LookupError(f"no card is labelled {label!r}")
+    game.table.move(cards[0], to, position)
+    return cards[0]
+
+
+def options(game):
+    """The options of the decision waiting, as the player who decides reads them."""
+    return view(game, game.current_player).decision["options"]
+
+
+def choose(game, text):
+    """Answer the decision waiting with the option that reads `text`."""
+    offered = options(game)
+    assert text in offered, f"{text!r} is not offered; the options are {offered}"
+    game.apply(offered.index(text))
+
+
+# Positions. Each is a function of the game, given to Game(..., arrange=...): it runs after the
+# ruleset's setup (cards dealt, counters set) and before the flow asks anything.
+
+def deal_hands(game, hands, leader=1):
+    """Give each player exactly these fish (all other fish go back to the deck); `leader` leads."""
+    for p in game.players:
+        for card in list(game.table.cards_in(zone(game, "hand", p))):
+            game.table.move(card, zone(game, "deck"))
+    for p, labels in hands.items():
+        for label in labels:
+            put(game, label, zone(game, "hand", p))
+    game.table.counters["leader"] = game.players[leader - 1]  # a counter holding a player holds one of game.players
+
+
+def sting_position(game):
+    """P1 holds the best red fish and two pearls; the prize of dive 1 is a jellyfish."""
+    deal_hands(game, {1: ["red 8", "blue 1", "blue 2"], 2: ["red 1", "gold 2", "gold 3"]})
+    put(game, "big pearl (4)", zone(game, "pearls", 1))
+    put(game, "small pearl (1)", zone(game, "pearls", 1))
+    put(game, "Jellyfish", zone(game, "pearl_bed"), 0)  # the top of the reef: dive 1's prize
+
+
+def test_the_jellyfish_stings_the_winner_of_its_dive(rules):
+    game = Game(rules, 2, seed=6, arrange=sting_position)
+    assert game.current_player == 1
+    assert options(game) == ["blue 1", "blue 2", "red 8"]
+    choose(game, "red 8")            # P2 must follow with red 1, which is played for them
+    assert game.table.counters["dive"] == 2
+    assert game.table.counters["tricks"] == {1: 1, 2: 0}
+    assert game.table.counters["stings"] == {1: 1, 2: 0}
+    pearls = [c.label for c in game.table.cards_in(zone(game, "pearls", 1))]
+    assert pearls == ["small pearl (1)"], "the best pearl went back to the reef"
+    assert game.scores() == {1: 1, 2: 0}
+    # Each player reads the log as they were told it: P2 never saw which pearl it was.
+    assert "A jellyfish stings P1, who drops big pearl (4) back into the reef" in view(game, 1).log()
+    assert "A jellyfish stings P1, who drops a face-down big card back into the reef" in view(game, 2).log()
+
+
+def test_the_crown_makes_its_owners_big_pearls_worth_one_more(rules):
+    def arrange(game):
+        for label in ["big pearl (4)", "small pearl (2)", "Pearl Crown"]:
+            put(game, label, zone(game, "pearls", 1))
+        put(game, "big pearl (3)", zone(game, "pearls", 2))
+    game = Game(rules, 2, seed=8, arrange=arrange)
+    assert game.scores() == {1: 4 + 1 + 2, 2: 3}
+    put(game, "Pearl Crown", zone(game, "pearl_bed"))   # back in the reef, the crown does nothing
+    assert game.scores() == {1: 4 + 2, 2: 3}
+
+
+# A move the rules refuse is an option the game never offers.
+
+def test_players_must_follow_the_colour_led(rules):
+    def arrange(game):
+        deal_hands(game, {1: ["red 5", "blue 1"], 2: ["red 3", "red 8", "gold 2"]})
+    game = Game(rules, 2, seed=1, arrange=arrange)
+    choose(game, "red 5")
+    assert game.current_player == 2
+    assert options(game) == ["red 3", "red 8"]      # gold 2 is not offered: P2 holds red
+    before = game.digest()
+    with pytest.raises(IllegalMove):
+        game.apply(2)                               # there is no third option
+    assert game.digest() == before                  # a refused move changes nothing
+
+
+def test_a_player_with_no_fish_to_play_is_an_error_of_the_rules(rules):
+    def arrange(game):
+        deal_hands(game, {1: ["red 5", "blue 1"], 2: []})
+    game = Game(rules, 2, seed=1, arrange=arrange)
+    with pytest.raises(EffectError, match="no option to offer"):
+        choose(game, "red 5")
+    assert game.decisions == []                     # the game is as it was before the move
+
+
+# A game is its ruleset, options, seed and decisions: the same again give the same game.
+
+def test_a_whole_game_replays_from_its_seed_and_decisions(rules):
+    options_ = rules.resolve_options({"clear_water": "true"}, 3)   # as --option clear_water=true
+    game = Game(rules, 3, options_, seed=21)
+    rng = random.Random(1)
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.end_reason == "last dive"
+    assert len(game.winners()) >= 1
+    again = Game(rules, 3, options_, seed=21, decisions=game.decisions)
+    assert again.over and again.digest() == game.digest()
+    assert again.scores() == game.scores() and view(again, None).log() == view(game, None).log()
+
+
+def test_an_arranged_game_replays_with_the_same_arrangement(rules):
+    game = Game(rules, 2, seed=6, arrange=sting_position)
+    choose(game, "red 8")
+    choose(game, "blue 1")
+    again = Game(rules, 2, seed=6, arrange=sting_position, decisions=game.decisions)
+    assert again.digest() == game.digest()
