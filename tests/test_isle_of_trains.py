@@ -1,7 +1,7 @@
 """Scenario tests for Isle of Trains (rulesets/isle_of_trains.yaml).
 
-Every expectation is worked out by hand from the rulebook (seeds 000 and 001) and the card figures
-of shared/reference/isle_of_trains.md, with the arithmetic in comments. Positions are built with
+Every expectation is worked out by hand from the 2014 rulebook (both printings) and the card
+figures given in the ruleset (see its header), with the arithmetic in comments. Positions are built with
 `arrange` (see `position`), then driven decision by decision with `pick`.
 
 Card figures used below (cost / weight or power / capacity / own cargo type / points):
@@ -431,7 +431,7 @@ def test_face_down_load_as_any_type():
 
 
 def test_face_down_load_of_a_card_as_its_own_type_tells_opponents_nothing():
-    # Rulebook (seed 000): "a player may discard one card to load another card (placed face down)
+    # Rulebook: "a player may discard one card to load another card (placed face down)
     # as ANY type of cargo" - its own type too, so the public line "loads a face-down card as
     # coal" does not tell P2 that the card is not a coal card.
     from engine.view import view
@@ -603,7 +603,7 @@ def test_caboose_6_adds_power():
 
 
 def test_removing_caboose_6_may_leave_the_train_overweight():
-    # Rulebook (seed 000): "A Build action can also be used to remove any number of train cars";
+    # Rulebook: "A Build action can also be used to remove any number of train cars";
     # the power check is made when a car is built ("Always check first if the Engine Power would
     # be enough to pull all train cars after the new car has been built"), not when cars leave.
     g = new_game(hands={1: ["Tanker Car", "Bank", "Rail Yard"]},
@@ -711,7 +711,7 @@ def test_upgrade_a_car_pays_the_difference_and_keeps_cargo():
 
 
 def test_a_caboose_upgrades_another_caboose_paying_the_difference():
-    # Rulebook (seed 000): "Can upgrade 'like' train cars by paying the difference in cost." and
+    # Rulebook: "Can upgrade 'like' train cars by paying the difference in cost." and
     # "Train cars can be upgraded (replaced) by a train car of the same type". Cabooses all cost 3:
     # replacing Caboose 1 by Caboose 2 costs 3 - 3 = 0 cards.
     g = new_game(hands={1: ["Caboose 2", *["Level 2 Engine"] * 3]}, trains={1: ["Level 1 Engine", "Caboose 1"]})
@@ -847,7 +847,7 @@ def test_rulebook_scoring_example():
 
 
 def test_the_2014_contract_advice_does_not_count_the_front_twice():
-    # Rulebook (seed 000): "both the front and back contract points are totaled on the back of
+    # Rulebook: "both the front and back contract points are totaled on the back of
     # the card". The ruleset adds a_points / b_points to the front's points, so the header tells
     # owners of a 2014 copy to enter the printed back value minus the front: a back printing 17
     # on Cork's 6-point front is a_points 11, and the completed card scores 17, not 6 + 17.

@@ -1,7 +1,7 @@
 """Scenario tests for the Railways of the World core (rulesets/railways.yaml).
 
-Every expectation is worked out by hand from shared/reference/railways.md and the values chosen in
-the ruleset's header, with the arithmetic in comments. Positions are built with `arrange` (run
+Every expectation is worked out by hand from the rules the ruleset's header names (a quick-rules
+summary, the Board Game Arena help page) and the values chosen in that header, with the arithmetic in comments. Positions are built with `arrange` (run
 after setup, before the first turn), then driven decision by decision with `pick`.
 
 The map, by rows (hex numbers; cities by code; ~ water, ^ mountain, the rest plains):
@@ -574,7 +574,7 @@ def test_bond_yield_hook_and_bonds_on_demand(tmp_path):
 
 
 def test_option_bonds_on_demand_offers_a_bond_before_any_action():
-    # Rules (shared/reference/railways.md): "Bonds: taking one is not an action; +$5,000". With
+    # Rules (the quick-rules summary): "Bonds: taking one is not an action; +$5,000". With
     # option bonds_on_demand, "issue a bond" is offered before every action, and the menu comes
     # back after it: P1 issues two bonds, then still has the turn's first action.
     game = new_game(2, options_=opts(2, bonds_on_demand=True))

@@ -1,4 +1,4 @@
-"""Scenario tests for the Railways Event Deck (seed 003), option event_deck of rulesets/railways.yaml.
+"""Scenario tests for the Railways Event Deck expansion, option event_deck of rulesets/railways.yaml.
 
 Each card is placed in its slot by `arrange` (every other event card goes to the discard, so that
 nothing random is drawn), then the game is driven with `pick`. Expectations follow the seed's

@@ -1,6 +1,6 @@
 """Scenario tests for Trainsilvania (rulesets/trainsilvania.yaml).
 
-Every expectation comes from the rulebook (seed 002) and shared/reference/trainsilvania.md, with
+Every expectation comes from the rulebook and the component facts of the ruleset's header, with
 the editable choices of the ruleset: stations clockwise Bat Mansion (Dracula's home, the start),
 Moonshine Hut (Wolfgang), Pumpkin Seed Castle (Frank N. Stein), Mummy Valley (Sand-Ra); 9 tickets
 per colour; player 1 red, 2 yellow, 3 green, 4 blue. Positions are built with `arrange`, then
@@ -613,7 +613,7 @@ REMEMBER_HANDS = {1: ["Exit", "Enter", "Advance 1"], 2: ["Advance 1-3", "Exit", 
 
 
 def test_a_seat_boarding_again_is_hidden_from_its_owner_too_by_default():
-    # Rulebook (seed 002): "You may never peek at monsters that are in front of you or at the
+    # Rulebook: "You may never peek at monsters that are in front of you or at the
     # Night Express. Only at stations may you look at your monsters anytime." Remembering is the
     # player's part: by default (option remind_seen off) the engine stops showing the monster.
     assert RS.options["remind_seen"].default is False

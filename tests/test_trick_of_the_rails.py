@@ -1,7 +1,7 @@
 """Scenario tests for Trick of the Rails (rulesets/trick_of_the_rails.yaml).
 
-Every expectation is worked out by hand from the rulebook (seed 004, Italian summary) and the card
-figures of shared/reference/trick_of_the_rails.md, with the arithmetic in comments. Positions are
+Every expectation is worked out by hand from the rulebook (its Italian summary) and the card
+figures of the Board Game Arena version (see the ruleset's header), with the arithmetic in comments. Positions are
 built with `arrange`, then driven decision by decision with `pick`.
 
 Card figures used below (station values by number 1..10):
