@@ -1,8 +1,8 @@
 """Scenario tests for Isle of Trains (rulesets/isle_of_trains.yaml).
 
 Every expectation is worked out by hand from the 2014 rulebook (both printings) and the card
-figures given in the ruleset (see its header), with the arithmetic in comments. Positions are built with
-`arrange` (see `position`), then driven decision by decision with `pick`.
+figures given in the ruleset (see its header), with the arithmetic in comments. Positions are
+built with `arrange` (see `position`), then driven decision by decision with `pick`.
 
 Card figures used below (cost / weight or power / capacity / own cargo type / points):
   Level 1 Engine 1/power 4/-/wild/0   Level 2 Engine 3/6/-/oil/2   Level 3 Engine 6/8/-/box/4

@@ -1,8 +1,9 @@
 """Scenario tests for the Railways of the World core (rulesets/railways.yaml).
 
 Every expectation is worked out by hand from the rules the ruleset's header names (a quick-rules
-summary, the Board Game Arena help page) and the values chosen in that header, with the arithmetic in comments. Positions are built with `arrange` (run
-after setup, before the first turn), then driven decision by decision with `pick`.
+summary, the Board Game Arena help page) and the values chosen in that header, with the
+arithmetic in comments. Positions are built with `arrange` (run after setup, before the first
+turn), then driven decision by decision with `pick`.
 
 The map, by rows (hex numbers; cities by code; ~ water, ^ mountain, the rest plains):
   row 0:  AS   1   2  BA   3  ~4   5            AS Ashby (purple)    BA Bayfield (blue)

@@ -1,8 +1,9 @@
-"""Scenario tests for the Railways Event Deck expansion, option event_deck of rulesets/railways.yaml.
+"""Scenario tests for the Railways Event Deck expansion (option event_deck of
+rulesets/railways.yaml).
 
 Each card is placed in its slot by `arrange` (every other event card goes to the discard, so that
-nothing random is drawn), then the game is driven with `pick`. Expectations follow the seed's
-wording; the arithmetic is in the comments. Map and prices: see tests/test_railways.py.
+nothing random is drawn), then the game is driven with `pick`. Expectations follow the Event Deck
+rulebook's wording; the arithmetic is in the comments. Map and prices: see tests/test_railways.py.
 """
 from __future__ import annotations
 

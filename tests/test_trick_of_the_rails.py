@@ -1,8 +1,8 @@
 """Scenario tests for Trick of the Rails (rulesets/trick_of_the_rails.yaml).
 
 Every expectation is worked out by hand from the rulebook (its Italian summary) and the card
-figures of the Board Game Arena version (see the ruleset's header), with the arithmetic in comments. Positions are
-built with `arrange`, then driven decision by decision with `pick`.
+figures of the Board Game Arena version (see the ruleset's header), with the arithmetic in
+comments. Positions are built with `arrange`, then driven decision by decision with `pick`.
 
 Card figures used below (station values by number 1..10):
   B&O  10 10 10 20 20 20 20 30 30 40

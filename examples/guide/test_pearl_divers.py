@@ -33,9 +33,10 @@ def zone(game, name, key=None):
 def put(game, label, to, position=None):
     """Move a card labelled `label` into zone `to`, at the end or at `position` (0: the top).
     Of identical copies, it takes one that is not in `to` yet, if there is one."""
-    cards = sorted((c for c in game.table.cards if c.label == label), key=lambda c: game.table.zone_of(c) is to)
+    cards = [c for c in game.table.cards if c.label == label]
     if not cards:
         raise LookupError(f"no card is labelled {label!r}")
+    cards.sort(key=lambda c: game.table.zone_of(c) is to)   # the copies not in `to` first
     game.table.move(cards[0], to, position)
     return cards[0]
 
@@ -63,7 +64,7 @@ def deal_hands(game, hands, leader=1):
     for p, labels in hands.items():
         for label in labels:
             put(game, label, zone(game, "hand", p))
-    game.table.counters["leader"] = game.players[leader - 1]  # a counter holding a player holds one of game.players
+    game.table.counters["leader"] = game.players[leader - 1]   # P1 is game.players[0]
 
 
 def sting_position(game):
@@ -86,8 +87,9 @@ def test_the_jellyfish_stings_the_winner_of_its_dive(rules):
     assert pearls == ["small pearl (1)"], "the best pearl went back to the reef"
     assert game.scores() == {1: 1, 2: 0}
     # Each player reads the log as they were told it: P2 never saw which pearl it was.
-    assert "A jellyfish stings P1, who drops big pearl (4) back into the reef" in view(game, 1).log()
-    assert "A jellyfish stings P1, who drops a face-down big card back into the reef" in view(game, 2).log()
+    told_p1, told_p2 = view(game, 1).log(), view(game, 2).log()
+    assert "A jellyfish stings P1, who drops big pearl (4) back into the reef" in told_p1
+    assert "A jellyfish stings P1, who drops a face-down big card back into the reef" in told_p2
 
 
 def test_the_crown_makes_its_owners_big_pearls_worth_one_more(rules):
