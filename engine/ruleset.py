@@ -16,6 +16,7 @@ from lark import Tree
 
 from . import resources
 from .board import Board, Place
+from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
@@ -23,7 +24,7 @@ from .lang.builtins import end_reason
 from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, indentation_tabs, parse
 from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
-from .schema import EXTENSION, RULESET, schema_problems
+from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
@@ -239,7 +240,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     if data is None:
         raise RulesetError(problems)
     digest = hashlib.sha256(raw)
-    sources = MergedSourceMap(smap)
+    sources = MergedSourceMap(_expand_tables(data, smap, problems))
     cards = data.setdefault("cards", [])
     removals: list[tuple[str, Location]] = []
     read: list[Path] = []
@@ -258,6 +259,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         problems += ext_problems
         if ext_data is None:
             continue
+        ext_map = _expand_tables(ext_data, ext_map, problems)
         added = ext_data.get("cards", [])
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
@@ -276,11 +278,26 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         ruleset = None  # the data was too broken to check further; the schema's reports say why
     problems += builder.problems
     if problems or ruleset is None:
-        raise RulesetError(problems)
+        # A mistake in what a table's rows share is met once for each card: report it once.
+        raise RulesetError(list(dict.fromkeys(problems)))
     ruleset.digest = digest.hexdigest()
     ruleset.loaded_as = str(path)
     ruleset.extensions = [str(e) for e in extensions]
     return ruleset
+
+
+def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic]) -> CardSourceMap:
+    """Replace each table of `data`'s cards by the entries it makes (checked by the schema as
+    written cards); the source map that places them where the table writes them."""
+    if not isinstance(data.get("cards"), list):
+        return CardSourceMap(smap, [])
+    cards, cmap, found = expand_cards(data["cards"], smap, MAX_CARDS)
+    problems += found
+    data["cards"] = cards
+    for d, (path, keys) in entry_problems(cards, [k for k, o in enumerate(cmap.origins) if o.made], cmap):
+        problems.append(d)
+        _prune(data, path, keys)
+    return cmap
 
 
 def _prune(data: Any, path: tuple, keys: list | None) -> None:
