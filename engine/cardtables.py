@@ -2,15 +2,15 @@
 
     cards:
       - table:
-          kind: ticket                       # keys every row shares
+          kind: tile                         # keys every row shares
           for_each: {colour: [red, blue]}    # optional: the rows again for each value
-          columns: [name, actions]
+          columns: [name, points]
           rows:
-            - [Enter, [enter]]
-            - [Exit, [exit]]
+            - [Small, 1]
+            - [Large, 3]
 
-makes the entries {kind: ticket, colour: red, name: Enter, actions: [enter]}, then red Exit,
-blue Enter, blue Exit: for each combination of the `for_each` values (the first name
+makes the entries {kind: tile, colour: red, name: Small, points: 1}, then red Large, blue
+Small, blue Large: for each combination of the `for_each` values (the first name
 outermost), every row in order. The entries are made before the engine's checks, so the
 cards are exactly those of the entries written out one by one (same order, ids, properties
 and abilities). A CardSourceMap remembers where each value of a made entry is written, so
@@ -102,7 +102,7 @@ def _expand(table: dict, at: tuple, smap: SourceMap, problems: list[Diagnostic],
     columns = table.get("columns") or []
     for_each = table.get("for_each") or {}
     if "rows" not in table and "for_each" not in table:
-        error(at, "a table needs `rows` (one card each), `for_each` (one card for each value), or both")
+        error(at, "a table needs `rows` (one card each), `for_each` (one card for each value), or both", key=True)
         return []
     taken = set(shared)
     for name in for_each:
@@ -128,7 +128,7 @@ def _expand(table: dict, at: tuple, smap: SourceMap, problems: list[Diagnostic],
     lists = [v if isinstance(v, list) else [] for v in for_each.values()]
     if prod(map(len, lists)) * len(rows) > room:
         error(at, f"this table makes {prod(map(len, lists)) * len(rows)} entries: with the cards before it, "
-                  f"more than the limit of {limit} cards in all")
+                  f"more than the limit of {limit} cards in all", key=True)
         return []
     base_values = {k: at + (k,) for k in shared}
     base_names = {k: (at + (k,), True) for k in shared}

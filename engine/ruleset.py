@@ -328,6 +328,7 @@ class _Builder:
         self._trees: dict[tuple, Tree | None] = {}
         self.triggers: list[tuple[tuple, dict]] = []  # where each trigger is written, and its entry
         self._bad_templates: set[tuple] = set()  # label templates already reported
+        self._compiled_at: set[tuple] = set()  # where each rule compiled so far is written, and how
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -644,7 +645,18 @@ class _Builder:
         """A rule's text compiled: a Code for a 'program' (registered under its path), a
         function (g, env) for an 'expression' or a procedure that never asks a player
         ('procedure'), a function (g, *params) for a 'function'."""
-        compiled = self._compile(path, start, params, rule)
+        # The triggers a table's rows share are one text compiled for each card: its mistakes
+        # are reported for the first (they would only differ in the card's name).
+        written = (self.smap.at(path), start, tuple(params))
+        if written in self._compiled_at:
+            reported, self.problems = self.problems, []
+            try:
+                compiled = self._compile(path, start, params, rule)
+            finally:
+                self.problems = reported
+        else:
+            self._compiled_at.add(written)
+            compiled = self._compile(path, start, params, rule)
         if start == "program":
             compiled.id = ".".join(map(str, path))
             self.codes[compiled.id] = compiled
