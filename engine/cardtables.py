@@ -104,6 +104,8 @@ def _expand(table: dict, at: tuple, smap: SourceMap, problems: list[Diagnostic],
     if "rows" not in table and "for_each" not in table:
         error(at, "a table needs `rows` (one card each), `for_each` (one card for each value), or both", key=True)
         return []
+    if not all(isinstance(c, str) for c in columns) or ("for_each" in table and not for_each):
+        return []  # a column or every for_each name was rejected by the schema, which said why
     taken = set(shared)
     for name in for_each:
         if name in taken:

@@ -378,3 +378,21 @@ def test_an_editor_checks_a_table_entry_with_the_schemas_alone():
                             ({"table": {"columns": ["a", "a"]}}, "non-unique")]:
         messages = [e.message for e in validator.iter_errors({"cards": [card]})]
         assert any(complaint in m for m in messages), messages
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("- table: 5", "expected a mapping in cards[0].table, got 5"),
+    ("- table: {kind: tile}", "a table needs `rows`"),
+    ("- table: {kind: tile, columns: [1, a], rows: [[x, y]]}", "expected a string in cards[0].table.columns[0]"),
+    ("- table: {kind: tile, for_each: {colour: []}}", "[] should be non-empty in cards[0].table.for_each.colour"),
+    ("- table: {kind: tile, for_each: {}, rows: []}", "{} should be non-empty in cards[0].table.for_each"),
+    ("- table: {kind: tile, rows: [null, 5]}", "expected array or object in cards[0].table.rows[1], got 5"),
+    ("- {table: {kind: tile, rows: []}, kind: tile}", "unknown key 'kind' in cards[0]; allowed keys: table"),
+    ("- table: {kind: tile, columns: [table], rows: [[1]]}", "'table' cannot be a column"),
+    ("- table: {kind: tile, rows: [{rows: 1}]}", "'rows' cannot be a key of a row"),
+    ("- table: {kind: tile, triggers: [{on: 1}], rows: [{colour: a, points: 1, marks: []}]}",
+     "missing required key in cards[0].table.triggers[0]: 'do'"),
+])
+def test_a_broken_table_is_an_error_on_its_line_never_a_crash(tmp_path, entry, message):
+    problems = errors(tmp_path, entry + "\n")
+    assert any(p.startswith("tiles.yaml:25:") and message in p for p in problems), problems
