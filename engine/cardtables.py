@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import product
 from math import prod
-from typing import Any
 
 from .errors import Diagnostic, Location
 from .yamlload import SourceMap
