@@ -16,6 +16,7 @@ from lark import Tree
 
 from . import resources
 from .board import Board, Place
+from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
@@ -23,7 +24,7 @@ from .lang.builtins import end_reason
 from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, indentation_tabs, parse
 from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
-from .schema import EXTENSION, RULESET, schema_problems
+from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
@@ -239,7 +240,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     if data is None:
         raise RulesetError(problems)
     digest = hashlib.sha256(raw)
-    sources = MergedSourceMap(smap)
+    sources = MergedSourceMap(_expand_tables(data, smap, problems))
     cards = data.setdefault("cards", [])
     removals: list[tuple[str, Location]] = []
     read: list[Path] = []
@@ -258,6 +259,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         problems += ext_problems
         if ext_data is None:
             continue
+        ext_map = _expand_tables(ext_data, ext_map, problems)
         added = ext_data.get("cards", [])
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
@@ -276,11 +278,26 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         ruleset = None  # the data was too broken to check further; the schema's reports say why
     problems += builder.problems
     if problems or ruleset is None:
-        raise RulesetError(problems)
+        # A mistake in what a table's rows share is met once for each card: report it once.
+        raise RulesetError(list(dict.fromkeys(problems)))
     ruleset.digest = digest.hexdigest()
     ruleset.loaded_as = str(path)
     ruleset.extensions = [str(e) for e in extensions]
     return ruleset
+
+
+def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic]) -> CardSourceMap:
+    """Replace each table of `data`'s cards by the entries it makes (checked by the schema as
+    written cards); the source map that places them where the table writes them."""
+    if not isinstance(data.get("cards"), list):
+        return CardSourceMap(smap, [])
+    cards, cmap, found = expand_cards(data["cards"], smap, MAX_CARDS)
+    problems += found
+    data["cards"] = cards
+    for d, (path, keys) in entry_problems(cards, [k for k, o in enumerate(cmap.origins) if o.made], cmap):
+        problems.append(d)
+        _prune(data, path, keys)
+    return cmap
 
 
 def _prune(data: Any, path: tuple, keys: list | None) -> None:
@@ -311,6 +328,7 @@ class _Builder:
         self._trees: dict[tuple, Tree | None] = {}
         self.triggers: list[tuple[tuple, dict]] = []  # where each trigger is written, and its entry
         self._bad_templates: set[tuple] = set()  # label templates already reported
+        self._compiled_at: set[tuple] = set()  # where each rule compiled so far is written, and how
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -627,7 +645,18 @@ class _Builder:
         """A rule's text compiled: a Code for a 'program' (registered under its path), a
         function (g, env) for an 'expression' or a procedure that never asks a player
         ('procedure'), a function (g, *params) for a 'function'."""
-        compiled = self._compile(path, start, params, rule)
+        # The triggers a table's rows share are one text compiled for each card: its mistakes
+        # are reported for the first (they would only differ in the card's name).
+        written = (self.smap.at(path), start, tuple(params))
+        if written in self._compiled_at:
+            reported, self.problems = self.problems, []
+            try:
+                compiled = self._compile(path, start, params, rule)
+            finally:
+                self.problems = reported
+        else:
+            self._compiled_at.add(written)
+            compiled = self._compile(path, start, params, rule)
         if start == "program":
             compiled.id = ".".join(map(str, path))
             self.codes[compiled.id] = compiled

@@ -152,9 +152,42 @@ def schema_problems(data: Any, smap: SourceMap,
     return problems
 
 
-def _explain(error: jsonschema.ValidationError, smap: SourceMap) -> list[Diagnostic]:
-    path = tuple(error.absolute_path)
-    where = _where(path)
+@lru_cache(maxsize=None)
+def _entry_validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+    from referencing import Registry, Resource
+    registry = Registry().with_resources((other, Resource.from_contents(load_schema(other))) for other in SCHEMAS)
+    return jsonschema.Draft202012Validator({"$ref": f"{RULESET}#/$defs/written_card"}, registry=registry)
+
+
+def entry_problems(cards: list, made: list[int], smap: Any) -> list[tuple[Diagnostic, Rejected]]:
+    """Every schema violation of the card entries a table made (`cards[k]` for k in `made`),
+    each checked as a card written out; `smap` (a CardSourceMap) places each value where the
+    table writes it, and the message names that place."""
+    entries = {k: cards[k] for k in made}
+    digest = _digest(entries, "written_card")
+    if not entries or digest in _PASSED:
+        return []
+    problems = []
+    for k, entry in entries.items():
+        for error in _entry_validator().iter_errors(entry):
+            path = ("cards", k) + tuple(error.absolute_path)
+            if error.validator == "required":
+                rejected: Rejected = (path, [])
+            else:
+                rejected = (path, None)
+            problems.extend((d, rejected) for d in _explain(error, smap, path, smap.route(path)[0]))
+    if not problems:
+        _PASSED.add(digest)
+    return problems
+
+
+def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = None,
+             named: tuple | None = None) -> list[Diagnostic]:
+    """The diagnostics of one schema error at `path` (default: the error's own), whose message
+    names the place `named` (default: the path)."""
+    path = tuple(error.absolute_path) if path is None else path
+    where = _where(path if named is None else named)
     if error.validator == "additionalProperties":
         allowed = list(error.schema.get("properties", {}))
         extra = [k for k in error.instance if k not in error.schema.get("properties", {})]

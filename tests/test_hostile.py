@@ -78,9 +78,11 @@ def test_deeply_nested_rule_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("path,value,expected", [
     (("game", "players"), [0], "less than the minimum of 1"),
     (("game", "players"), [99], "greater than the maximum of 12"),
-    (("cards", 0, "count"), 0, "less than the minimum of 1"),
-    (("cards", 0, "count"), 10**6, "greater than the maximum of 1000"),
-    (("cards", 0, "number"), "seven", "property 'number' must be of type integer"),
+    (("cards", -1, "count"), 0, "less than the minimum of 1"),  # the reservations, one entry
+    (("cards", -1, "count"), 10**6, "greater than the maximum of 1000"),
+    (("cards", 0, "table", "rows", 0, 1), "seven", "property 'number' must be of type integer"),  # a railway
+    (("cards", 0, "table", "rows", 1), {"company": "B&O", "number": 2, "value": 10, "count": 0},
+     "less than the minimum of 1 in cards[0].table.rows[1].count"),
 ])
 def test_numbers_out_of_range_and_wrong_types(tmp_path, capsys, path, value, expected):
     data = yaml.safe_load(TRICK.read_text(encoding="utf-8"))

@@ -25,10 +25,21 @@ def info(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def _counts(data: dict) -> Counter:
-    """Cards by kind, counting each entry's `count:` copies."""
+    """Cards by kind, counting each entry's `count:` copies, and each row of a table once for
+    every combination of its `for_each` values."""
     counts: Counter = Counter()
     for entry in data.get("cards", []):
-        counts[entry["kind"]] += entry.get("count", 1)
+        if "table" not in entry:
+            counts[entry["kind"]] += entry.get("count", 1)
+            continue
+        table = entry["table"]
+        combinations = 1
+        for values in table.get("for_each", {}).values():
+            combinations *= len(values)
+        for row in table.get("rows", [{}]):
+            row = dict(zip(table["columns"], row)) if isinstance(row, list) else row
+            whole = {**table, **row}
+            counts[whole["kind"]] += whole.get("count", 1) * combinations
     return counts
 
 
