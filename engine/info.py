@@ -19,7 +19,7 @@ SHORT_NOTES = 8  # lines of comments at the top of a file shown in full
 
 
 def facts(rs: Ruleset) -> dict[str, Any]:
-    """The ruleset's players, options, cards, boards, bot settings and constants, as JSON data."""
+    """The ruleset's players, options, cards, zones, boards, bot settings and constants, as JSON data."""
     counts = Counter(card.kind for card in rs.cards)
     return {
         "name": rs.name,
@@ -32,6 +32,8 @@ def facts(rs: Ruleset) -> dict[str, Any]:
         "cards": {"total": len(rs.cards),
                   "kinds": [{"kind": kind, "count": counts[kind], "description": description}
                             for kind, description in rs.card_kinds.items()]},
+        "zones": [{"name": z.name, "per": list(z.per) if isinstance(z.per, tuple) else z.per,
+                   "visibility": z.visibility, "description": z.description} for z in rs.zones.values()],
         "boards": [{"name": b.name, "layout": b.layout, "places": len(b), "description": b.description}
                    for b in rs.boards.values()],
         "bots": {kind: dict(params) for kind, params in rs.bots.items()},
@@ -83,6 +85,7 @@ def render_info(info: dict[str, Any]) -> str:
     lines += _notes(info["notes"])
     lines += _options(info["options"], info["players"])
     lines += _cards(info["cards"])
+    lines += _zones(info["zones"])
     if info["boards"]:
         lines += ["", "Boards:"]
         rows = _table([(b["name"], f"{b['places']} places", f"({b['layout']})") for b in info["boards"]])
@@ -144,6 +147,20 @@ def _cards(cards: dict[str, Any]) -> list[str]:
     for row, kind in zip(rows, cards["kinds"]):
         lines += _wrapped(kind["description"], " " * (len(row) + 2), first=row + "  ") \
             if kind["description"] else [row]
+    return lines
+
+
+def _zones(zones: list[dict[str, Any]]) -> list[str]:
+    """Each zone: one zone, or one for each key ("one per player and colours"), and who sees it."""
+    if not zones:
+        return []
+    per = [("one zone" if z["per"] is None else "one per " + (z["per"] if isinstance(z["per"], str)
+                                                              else " and ".join(z["per"])))
+           for z in zones]
+    rows = _table([(z["name"], p, z["visibility"]) for z, p in zip(zones, per)])
+    lines = ["", "Zones:"]
+    for row, zone in zip(rows, zones):
+        lines += [row, *_wrapped(zone["description"], INDENT * 3)]
     return lines
 
 

@@ -131,7 +131,7 @@ class Ruleset:
         if layout is None:
             seats = [Player(i) for i in range(1, players + 1)]
 
-            def keys(per: str) -> list:
+            def keys(per: str) -> list:  # the keys of one family
                 if per == "player":
                     return seats
                 if per == "card":
@@ -461,6 +461,21 @@ class _Builder:
         elif not isinstance(constants[per], tuple) or not constants[per]:
             self.error(path, f"'per: {per}' must name a constant that is a non-empty list")
 
+    def _per_pair(self, path: tuple, per: list, constants: dict) -> tuple[str, str] | None:
+        """The two families of a zone keyed by two keys (`per: [player, colours]`), checked;
+        None after an error (the schema has said what is wrong with a list of other length)."""
+        if len(per) != 2 or not all(isinstance(p, str) for p in per):
+            return None
+        for i, p in enumerate(per):
+            if p == "card":
+                self.error(path + (i,), "a zone keyed by two keys cannot be per card; "
+                                        "use player, a board or the name of a constant list")
+            else:
+                self._per_keys_ok(path + (i,), p, constants)
+        if per[0] == per[1]:
+            self.error(path + (1,), f"'per: [{per[0]}, {per[1]}]' names the same family twice")
+        return per[0], per[1]
+
     def _boards(self, boards: dict) -> dict[str, Board]:
         result = {}
         for name, b in boards.items():
@@ -498,10 +513,15 @@ class _Builder:
         result = {}
         for name, z in zones.items():
             per = z.get("per")
-            self._per_keys_ok(("zones", name, "per"), per, constants)
+            if isinstance(per, list):
+                per = self._per_pair(("zones", name, "per"), per, constants)
+            else:
+                self._per_keys_ok(("zones", name, "per"), per, constants)
             visibility = z.get("visibility", PUBLIC)
-            if visibility == OWNER and per not in ("player", "card"):
-                self.error(("zones", name, "visibility"), "visibility 'owner' needs 'per: player' or 'per: card'")
+            owned = per in ("player", "card") or (type(per) is tuple and per[0] == "player")
+            if visibility == OWNER and not owned:
+                self.error(("zones", name, "visibility"),
+                           "visibility 'owner' needs 'per: player', 'per: card' or 'per: [player, ...]'")
             result[name] = ZoneSpec(name, per, visibility, z.get("ordered", True), z.get("display", True),
                                     z.get("label", name.replace("_", " ")), z.get("description", ""))
         return result
@@ -524,7 +544,7 @@ class _Builder:
                 self.error(("card_kinds", kind_name, "zone"), f"unknown zone '{z}'{suggest(z, zones)}")
             elif zones[z].per is not None:
                 self.error(("card_kinds", kind_name, "zone"),
-                           f"cards cannot start in '{z}': it is one zone per {zones[z].per}")
+                           f"cards cannot start in '{z}': it is one zone per {_per_text(zones[z].per)}")
             for p in kind.get("back", []):
                 if p not in kind.get("properties", {}):
                     self.error(("card_kinds", kind_name, "back"), f"'{p}' is not a property of {kind_name}")
@@ -545,7 +565,7 @@ class _Builder:
             if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
             elif "zone" in entry and zones[zone].per is not None:
-                self.error(path + ("zone",), f"cards cannot start in '{zone}': it is one zone per {zones[zone].per}")
+                self.error(path + ("zone",), f"cards cannot start in '{zone}': it is one zone per {_per_text(zones[zone].per)}")
             name = entry.get("name", "")
             label = self._label(path, ("card_kinds", kind_name, "label"), kind.get("label", ""),
                                 list(kind.get("properties", {})), name, kind_name, props)
@@ -755,3 +775,8 @@ def _main(setup: Code | None, flow: Code, flow_at: Location | None) -> Code:
         g.end_reason = FLOW_ENDED if value is None else end_reason(value, "what the flow returns")
     return Code(([enter(setup)] if setup else []) + [Arrange(), enter(flow, ended, flow_at, "flow"), End()],
                 "main")
+
+
+def _per_text(per: str | tuple[str, str]) -> str:
+    """A zone's `per` in words: "player", or "player and colours" for two keys."""
+    return per if isinstance(per, str) else " and ".join(per)

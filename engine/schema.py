@@ -202,8 +202,11 @@ def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = 
                            + suggest(str(error.instance), [str(c) for c in error.validator_value]))]
     if error.validator == "type":
         expected = error.validator_value
-        expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return [Diagnostic(smap.at(path), f"expected {_article(expected)}{where}, got {_describe(error.instance)}")]
+        expected = " or ".join(map(_article, expected)) if isinstance(expected, list) else _article(expected)
+        return [Diagnostic(smap.at(path), f"expected {expected}{where}, got {_describe(error.instance)}")]
+    if error.validator in ("minItems", "maxItems") and error.schema.get("minItems") == error.schema.get("maxItems"):
+        return [Diagnostic(smap.at(path), f"expected a list of {error.validator_value} items{where}, "
+                                          f"got {len(error.instance)}")]
     if error.validator == "pattern" and path and path[-1] is not None:
         return [Diagnostic(smap.at(path), f"{error.instance!r} is not a valid name{where}: "
                            "use letters, digits and '_', not starting with a digit")]

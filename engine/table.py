@@ -30,10 +30,11 @@ class Player(int):
 
 @dataclass(frozen=True)
 class ZoneSpec:
-    """A zone as the ruleset declares it; `per` makes one zone for each key."""
+    """A zone as the ruleset declares it; `per` makes one zone for each key, or (a pair of
+    families) one zone for each pair of keys."""
 
     name: str
-    per: str | None = None
+    per: str | tuple[str, str] | None = None
     visibility: str = PUBLIC
     ordered: bool = True
     display: bool = True
@@ -69,7 +70,9 @@ class Card:
 class Zone:
     """A zone's identity: its spec, its key when the zone is per-something, its label, and its
     index in the game's zone list. What it holds is in the `Table`. `player` is the key of a
-    zone per player; `holder` the card of a zone per card (whose owner is the card's)."""
+    zone per player (or the first key of a zone per player and something else); `holder` the
+    card of a zone per card (whose owner is the card's). A zone keyed by two keys has the pair
+    (a tuple) as its key."""
 
     __slots__ = ("spec", "key", "label", "index", "name", "player", "holder")
 
@@ -79,7 +82,8 @@ class Zone:
         self.label = label
         self.index = index
         self.name = spec.name
-        self.player = key if spec.per == "player" else None
+        per = spec.per
+        self.player = key if per == "player" else key[0] if type(per) is tuple and per[0] == "player" else None
         self.holder = key if spec.per == "card" else None
 
     def __repr__(self) -> str:
@@ -88,8 +92,9 @@ class Zone:
 
 class Layout:
     """The unchanging frame of the games of one ruleset at one player count: every card, every
-    zone (one list, and by name: a zone or a family keyed by player, card, place or value), and
-    the counters' starting values."""
+    zone (one list, and by name: a zone or a family keyed by player, card, place or value; a
+    family keyed by two keys is a table of tables, `zones[name][k1][k2]`, and `every[name]` lists
+    its zones in order), and the counters' starting values."""
 
     def __init__(self, cards: list[Card], specs: dict[str, ZoneSpec], keys: Callable[[str], list],
                  counters: dict[str, Any]):
@@ -97,11 +102,18 @@ class Layout:
         self.counters = counters  # the counters' starting values; each game copies them
         self.zones: dict[str, Zone | dict[Any, Zone]] = {}
         self.zone_list: list[Zone] = []
+        self.every: dict[str, list[Zone]] = {}
         for name, spec in specs.items():
             if spec.per is None:
                 self.zones[name] = self._new(spec, None, spec.label)
+            elif type(spec.per) is tuple:
+                first, second = spec.per
+                start = len(self.zone_list)
+                self.zones[name] = {a: {b: self._new(spec, (a, b), f"{spec.label} {_key_label(a)} {_key_label(b)}")
+                                        for b in keys(second)} for a in keys(first)}
+                self.every[name] = self.zone_list[start:]
             else:
-                self.zones[name] = {k: self._new(spec, k, f"{spec.label} {getattr(k, 'label', k)}")
+                self.zones[name] = {k: self._new(spec, k, f"{spec.label} {_key_label(k)}")
                                     for k in keys(spec.per)}
         self.start = [self.zones[c.start] for c in cards]
 
@@ -109,6 +121,10 @@ class Layout:
         zone = Zone(spec, key, label, len(self.zone_list))
         self.zone_list.append(zone)
         return zone
+
+
+def _key_label(key: Any) -> str:
+    return str(getattr(key, "label", key))
 
 
 class Table:

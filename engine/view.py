@@ -183,10 +183,13 @@ class PlayerView:
             if unseen and z.spec is not unseen[-1]["spec"]:
                 shown += _in_shown_order(unseen)
             held = table.contents[z.index]
-            inside = z.spec.per == "card" or z.spec.per in rules.boards
+            per = z.spec.per
+            inside = per == "card" or (any(p in rules.boards for p in per) if type(per) is tuple
+                                       else per in rules.boards)
             if inside and not held:
                 continue
-            entry = {"name": z.name, "key": self._label(z.key) if z.key is not None else None,
+            key = z.key if type(z.key) is not tuple else " ".join(self._label(k) for k in z.key)
+            entry = {"name": z.name, "key": self._label(key) if key is not None else None,
                      "label": self._label(z), "display": z.spec.display, "count": len(held),
                      "cards": self._cards(table, z)}
             if z.holder is not None and self.player is not None and not table.can_see(z.holder, self.player):

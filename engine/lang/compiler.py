@@ -49,7 +49,7 @@ class Names:
 
     constants: dict[str, Any] = field(default_factory=dict)
     counters: dict[str, str | None] = field(default_factory=dict)
-    zones: dict[str, str | None] = field(default_factory=dict)
+    zones: dict[str, str | tuple[str, str] | None] = field(default_factory=dict)
     functions: dict[str, list[str]] = field(default_factory=dict)
     procedures: dict[str, list[str]] = field(default_factory=dict)
     options: set[str] = field(default_factory=set)
@@ -804,7 +804,8 @@ class Compiler:
 
     def _s_for_stmt(self, node: Tree):
         var_tok, iterable, suite = node.children
-        items = _call("_r_items", _name("g"), self._expr(iterable))
+        every = self._every_zone(iterable)
+        items = _call("_r_items", _name("g"), self._expr(iterable) if every is None else every)
         self._declare(var_tok, str(var_tok))
         body = self._loop_body(suite)
         if self._suspends(body):
@@ -908,9 +909,23 @@ class Compiler:
         if name in self.names.zones and self.names.zones[name] is None:
             return _item(_game_table("zones"), _const(name))
         if isinstance(node, Tree) and node.data == "index":
-            family = self._family(node.children[0])
+            obj = node.children[0]
+            family = self._family(obj)
             if family is not None and family[0] == "zones":
+                if type(self.names.zones[family[1]]) is tuple:  # a row of a family keyed by two keys
+                    return None
                 return self._e_index(node)
+            if isinstance(obj, Tree) and obj.data == "index":
+                family = self._family(obj.children[0])
+                if family is not None and family[0] == "zones" and type(self.names.zones[family[1]]) is tuple:
+                    return self._e_index(node)  # a zone of a family keyed by two keys: [k1][k2]
+        return None
+
+    def _every_zone(self, node: Tree | Token) -> ast.expr | None:
+        """Every zone of a family keyed by two keys, if `node` names one: what iterating it gives."""
+        name = self._global(node)
+        if name is not None and type(self.names.zones.get(name)) is tuple:
+            return _item(_attr(_game_table("layout"), "every"), _const(name))
         return None
 
     def _zone_cards(self, node: Tree | Token) -> ast.expr | None:
@@ -923,6 +938,9 @@ class Compiler:
         cards = self._zone_cards(node)
         if cards is not None:
             return cards
+        every = self._every_zone(node)
+        if every is not None:
+            return every
         if self._plainly_list(node):
             return self._expr(node)
         return _call("_r_iterate", _name("g"), self._expr(node))

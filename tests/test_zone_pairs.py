@@ -1,0 +1,156 @@
+"""Zones keyed by two keys: `per: [player, colours]` makes one zone for each player and colour,
+reached as `expedition[p][c]`; its visibility follows the player of the first key; views,
+scores, clones, snapshots and determinized worlds keep them; mistakes are located errors."""
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.errors import RulesetError
+from engine.game import Game
+from engine.ruleset import load_ruleset
+from engine.view import view
+
+EXPEDITIONS = textwrap.dedent("""\
+    game: {name: Expeditions, players: [2]}
+    constants:
+      colours: [yellow, blue]
+    card_kinds:
+      card:
+        zone: deck
+        label: "{colour} {rank}"
+        properties: {colour: string, rank: integer}
+        back: [colour]
+    zones:
+      deck: {visibility: hidden}
+      expedition: {per: [player, colours], visibility: owner}
+      camp: {per: [colours, player], label: camp}
+    counters:
+      laid: {initial: 0}
+    cards:
+      - {kind: card, colour: yellow, rank: 2}
+      - {kind: card, colour: yellow, rank: 3}
+      - {kind: card, colour: yellow, rank: 4}
+      - {kind: card, colour: blue, rank: 5}
+      - {kind: card, colour: blue, rank: 6}
+      - {kind: card, colour: blue, rank: 7}
+    flow: |
+      let c = choose(1, [x for x in deck], "Lay a card")
+      move(c, expedition[1][c.colour])
+      for x in deck:
+          if x.rank % 2 == 0:
+              move(x, expedition[2][x.colour])
+      for z in expedition:
+          laid += count(z)
+      move(first(expedition[2]["blue"]), camp["blue"][2])
+    scoring:
+      score: sum([sum([x.rank for x in z]) for z in expedition[player]])
+    """)
+
+
+@pytest.fixture()
+def rules(tmp_path: Path):
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(EXPEDITIONS, encoding="utf-8")
+    return load_ruleset(path)
+
+
+def played(rules, choice: int = 0) -> Game:
+    game = Game(rules, 2, seed=3)
+    game.apply(choice)
+    return game
+
+
+def zones_seen(game: Game, player: int | None) -> dict[str, list[str]]:
+    return {z["label"]: [c.get("label", "hidden " + c["colour"]) for c in z["cards"]]
+            for z in view(game, player).zones()}
+
+
+def test_cards_are_dealt_into_the_zone_of_each_pair_and_scored(rules):
+    game = played(rules)
+    table = game.table
+    assert set(table.zones["expedition"]) == {1, 2}
+    assert set(table.zones["expedition"][1]) == {"yellow", "blue"}
+    chosen = [c for c in table.cards if table.zone_of(c) is table.zones["expedition"][1][c.props["colour"]]]
+    assert len(chosen) == 1
+    evens = {"yellow": ["yellow 2", "yellow 4"], "blue": ["blue 6"]}
+    evens = {k: [x for x in v if x != chosen[0].label] for k, v in evens.items()}
+    evens["blue"] = []   # blue 6 went on to the camp
+    for colour, labels in evens.items():
+        assert sorted(c.label for c in table.cards_in(table.zones["expedition"][2][colour])) == labels
+    assert [c.label for c in table.cards_in(table.zones["camp"]["blue"][2])] == ["blue 6"]
+    zone = table.zones["expedition"][2]["blue"]
+    assert zone.key == (2, "blue") and zone.label == "expedition P2 blue" and table.owner(zone) == 2
+    assert table.owner(table.zones["camp"]["blue"][2]) is None   # the first key is not a player
+    assert game.over
+    assert chosen[0].label == "yellow 2"   # the first option
+    assert table.counters["laid"] == 3   # `for z in expedition` went through all four zones
+    ranks = {p: sum(c.props["rank"] for c in table.cards
+                    if table.zone_of(c) in table.zones["expedition"][p].values()) for p in (1, 2)}
+    assert game.scores() == ranks and ranks[2] > 0
+
+
+def test_each_player_sees_only_their_own_expeditions(rules):
+    game = played(rules)
+    mine, theirs = zones_seen(game, 1), zones_seen(game, 2)
+    referee = zones_seen(game, None)
+    assert len(referee) == 9   # the deck, four expeditions and four camps
+    for label, cards in referee.items():
+        if label.startswith("expedition P1"):
+            assert mine[label] == cards
+            assert theirs[label] == ["hidden " + label.split()[-1]] * len(cards)
+        if label.startswith("expedition P2"):
+            assert theirs[label] == cards
+            assert mine[label] == ["hidden " + label.split()[-1]] * len(cards)
+    assert sum(len(v) for k, v in referee.items() if k.startswith("expedition P1")) == 1
+    assert referee["expedition P2 yellow"] and referee["camp blue P2"] == ["blue 6"]
+    assert mine["camp blue P2"] == theirs["camp blue P2"] == ["blue 6"]   # public
+    keys = {z["label"]: z["key"] for z in view(game, 1).zones()}
+    assert keys["expedition P1 blue"] == "P1 blue"
+
+
+def test_clone_snapshot_and_determinize_keep_the_zones(rules):
+    game = Game(rules, 2, seed=3)
+    for copy in (game.clone(), Game.from_snapshot(rules, json.loads(json.dumps(game.snapshot())))):
+        copy.apply(1)
+        assert copy.over and not game.over
+        assert zones_seen(copy, None) == zones_seen(played(rules, 1), None)
+    world = played(rules).determinize(2, seed=5)
+    assert zones_seen(world, 2) == zones_seen(played(rules), 2)
+    hidden = sorted(c.label for c in world.table.cards_in(world.table.zones["expedition"][1]["yellow"])
+                    + world.table.cards_in(world.table.zones["expedition"][1]["blue"]))
+    assert len(hidden) == 1
+
+
+def test_engine_info_shows_the_family(tmp_path, capsys):
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(EXPEDITIONS, encoding="utf-8")
+    main(["info", str(path)])
+    out = capsys.readouterr().out
+    assert "Zones:" in out
+    assert [line.split() for line in out.splitlines() if line.startswith("  expedition")] == [
+        ["expedition", "one", "per", "player", "and", "colours", "owner"]]
+
+
+@pytest.mark.parametrize("zone, message, where", [
+    ("{per: [player, colour]}", "'per: colour' names no constant list or board (did you mean 'colours'?)", "12:30"),
+    ("{per: [player, card]}", "a zone keyed by two keys cannot be per card", "12:30"),
+    ("{per: [player, player]}", "names the same family twice", "12:30"),
+    ("{per: [player, colours, player]}", "expected a list of 2 items in zones.expedition.per, got 3", "12:21"),
+    ("{per: [colours, player], visibility: owner}", "visibility 'owner' needs", "12:52"),
+    ("{per: [player, 3]}", "expected a string in zones.expedition.per[1], got 3", "12:30"),
+])
+def test_mistakes_are_located(tmp_path, zone, message, where):
+    text = EXPEDITIONS.replace("{per: [player, colours], visibility: owner}", zone)
+    text = text.replace("move(c, expedition[1][c.colour])", "move(c, deck)")
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    shown = str(caught.value)
+    assert message in shown and f"expeditions.yaml:{where}" in shown, shown
