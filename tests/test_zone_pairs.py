@@ -1,6 +1,7 @@
 """Zones keyed by two keys: `per: [player, colours]` makes one zone for each player and colour,
-reached as `expedition[p][c]`; its visibility follows the player of the first key; views,
-scores, clones, snapshots and determinized worlds keep them; mistakes are located errors."""
+reached as `expedition[p][c]` or `expedition[p, c]`; its visibility follows the player of the
+first key; views, scores, clones, snapshots and determinized worlds keep them; mistakes are
+located errors."""
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.errors import RulesetError
+from engine.errors import EffectError, RulesetError
 from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.view import view
@@ -44,10 +45,10 @@ EXPEDITIONS = textwrap.dedent("""\
       move(c, expedition[1][c.colour])
       for x in deck:
           if x.rank % 2 == 0:
-              move(x, expedition[2][x.colour])
+              move(x, expedition[2, x.colour])
       for z in expedition:
           laid += count(z)
-      move(first(expedition[2]["blue"]), camp["blue"][2])
+      move(first(expedition[2]["blue"]), camp["blue", 2])
     scoring:
       score: sum([sum([x.rank for x in z]) for z in expedition[player]])
     """)
@@ -154,3 +155,22 @@ def test_mistakes_are_located(tmp_path, zone, message, where):
         load_ruleset(path)
     shown = str(caught.value)
     assert message in shown and f"expeditions.yaml:{where}" in shown, shown
+
+
+def test_a_misspelt_family_in_the_rules_is_located(tmp_path):
+    text = EXPEDITIONS.replace("move(x, expedition[2, x.colour])", "move(x, expediton[2, x.colour])")
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    shown = str(caught.value)
+    assert "expeditions.yaml:28:19:" in shown and "expediton" in shown and "did you mean 'expedition'" in shown, shown
+
+
+def test_a_wrong_key_is_a_clear_error_when_the_rule_runs(tmp_path):
+    text = EXPEDITIONS.replace("move(x, expedition[2, x.colour])", "move(x, expedition[2, x.rank])")
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = Game(load_ruleset(path), 2, seed=3)
+    with pytest.raises(EffectError, match=r"expeditions.yaml:28:19: .*no entry 4 here; entries are: 'yellow', 'blue'"):
+        game.apply(0)
