@@ -15,7 +15,7 @@ from engine.cli import main
 from engine.errors import EffectError, RulesetError
 from engine.game import Game
 from engine.ruleset import load_ruleset
-from engine.view import view
+from engine.view import render, view
 
 EXPEDITIONS = textwrap.dedent("""\
     game: {name: Expeditions, players: [2]}
@@ -33,6 +33,7 @@ EXPEDITIONS = textwrap.dedent("""\
       camp: {per: [colours, player], label: camp}
     counters:
       laid: {initial: 0}
+      owners: {initial: [], display: false}
     cards:
       - {kind: card, colour: yellow, rank: 2}
       - {kind: card, colour: yellow, rank: 3}
@@ -48,6 +49,7 @@ EXPEDITIONS = textwrap.dedent("""\
               move(x, expedition[2, x.colour])
       for z in expedition:
           laid += count(z)
+      owners = [[z.owner, z.key[1]] for z in expedition]
       move(first(expedition[2]["blue"]), camp["blue", 2])
     scoring:
       score: sum([sum([x.rank for x in z]) for z in expedition[player]])
@@ -91,6 +93,7 @@ def test_cards_are_dealt_into_the_zone_of_each_pair_and_scored(rules):
     assert game.over
     assert chosen[0].label == "yellow 2"   # the first option
     assert table.counters["laid"] == 3   # `for z in expedition` went through all four zones
+    assert table.counters["owners"] == [[1, "yellow"], [1, "blue"], [2, "yellow"], [2, "blue"]]
     ranks = {p: sum(c.props["rank"] for c in table.cards
                     if table.zone_of(c) in table.zones["expedition"][p].values()) for p in (1, 2)}
     assert game.scores() == ranks and ranks[2] > 0
@@ -113,6 +116,8 @@ def test_each_player_sees_only_their_own_expeditions(rules):
     assert mine["camp blue P2"] == theirs["camp blue P2"] == ["blue 6"]   # public
     keys = {z["label"]: z["key"] for z in view(game, 1).zones()}
     assert keys["expedition P1 blue"] == "P1 blue"
+    shown = render(view(game, 2))
+    assert "expedition P2 yellow" in shown and "yellow 4" in shown and "yellow 2" not in shown
 
 
 def test_clone_snapshot_and_determinize_keep_the_zones(rules):
@@ -164,7 +169,7 @@ def test_a_misspelt_family_in_the_rules_is_located(tmp_path):
     with pytest.raises(RulesetError) as caught:
         load_ruleset(path)
     shown = str(caught.value)
-    assert "expeditions.yaml:28:19:" in shown and "expediton" in shown and "did you mean 'expedition'" in shown, shown
+    assert "expeditions.yaml:29:19:" in shown and "expediton" in shown and "did you mean 'expedition'" in shown, shown
 
 
 def test_a_wrong_key_is_a_clear_error_when_the_rule_runs(tmp_path):
@@ -172,5 +177,5 @@ def test_a_wrong_key_is_a_clear_error_when_the_rule_runs(tmp_path):
     path = tmp_path / "expeditions.yaml"
     path.write_text(text, encoding="utf-8")
     game = Game(load_ruleset(path), 2, seed=3)
-    with pytest.raises(EffectError, match=r"expeditions.yaml:28:19: .*no entry 4 here; entries are: 'yellow', 'blue'"):
+    with pytest.raises(EffectError, match=r"expeditions.yaml:29:19: .*no entry 4 here; entries are: 'yellow', 'blue'"):
         game.apply(0)
