@@ -386,7 +386,7 @@ def test_an_editor_checks_a_table_entry_with_the_schemas_alone():
     ("- table: {kind: tile, columns: [1, a], rows: [[x, y]]}", "expected a string in cards[0].table.columns[0]"),
     ("- table: {kind: tile, for_each: {colour: []}}", "[] should be non-empty in cards[0].table.for_each.colour"),
     ("- table: {kind: tile, for_each: {}, rows: []}", "{} should be non-empty in cards[0].table.for_each"),
-    ("- table: {kind: tile, rows: [null, 5]}", "expected array or object in cards[0].table.rows[1], got 5"),
+    ("- table: {kind: tile, rows: [null, 5]}", "expected a list or a mapping in cards[0].table.rows[1], got 5"),
     ("- {table: {kind: tile, rows: []}, kind: tile}", "unknown key 'kind' in cards[0]; allowed keys: table"),
     ("- table: {kind: tile, columns: [table], rows: [[1]]}", "'table' cannot be a column"),
     ("- table: {kind: tile, rows: [{rows: 1}]}", "'rows' cannot be a key of a row"),
