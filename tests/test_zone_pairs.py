@@ -179,3 +179,15 @@ def test_a_wrong_key_is_a_clear_error_when_the_rule_runs(tmp_path):
     game = Game(load_ruleset(path), 2, seed=3)
     with pytest.raises(EffectError, match=r"expeditions.yaml:29:19: .*no entry 4 here; entries are: 'yellow', 'blue'"):
         game.apply(0)
+
+
+def test_two_keys_in_one_pair_of_brackets_only_pick_a_zone_of_two_keys(tmp_path):
+    text = EXPEDITIONS.replace("move(c, expedition[1][c.colour])", "move(c, expedition[1][c.colour])\n"
+                               "  let x = colours[0, 1]")
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    shown = str(caught.value)
+    assert "expeditions.yaml:27:11: error: 'colours[..., ...]' picks a zone of a family keyed by two keys" in shown
+    assert "'colours' is not one" in shown and "x[a][b]" in shown, shown

@@ -347,6 +347,8 @@ def source(node: Tree | Token | None, depth: int = 0) -> str:
         return f"{source(kids[0], depth + 1)}.{kids[1]}"
     if kind == "index":
         return f"{source(kids[0], depth + 1)}[{source(kids[1], depth + 1)}]"
+    if kind == "index_pair":
+        return f"{source(kids[0], depth + 1)}[{source(kids[1], depth + 1)}, {source(kids[2], depth + 1)}]"
     if kind == "call":
         args = kids[1]
         inner = "" if args is None else ", ".join(source(a, depth + 1) for a in args.children) \
@@ -908,6 +910,8 @@ class Compiler:
         name = self._global(node)
         if name in self.names.zones and self.names.zones[name] is None:
             return _item(_game_table("zones"), _const(name))
+        if isinstance(node, Tree) and node.data == "index_pair":
+            return self._e_index_pair(node)
         if isinstance(node, Tree) and node.data == "index":
             obj = node.children[0]
             family = self._family(obj)
@@ -961,6 +965,16 @@ class Compiler:
         if type(self.names.constants.get(self._global(obj))) in (ConstantList, MappingProxyType):
             return stamp(_item(self._expr(obj), self._expr(key)), where)  # an item of a constant list or table
         return stamp(_call("_r_index", _name("g"), self._expr(obj), self._expr(key)), where)
+
+    def _e_index_pair(self, node):
+        """`family[a, b]`: the zone of a family keyed by two keys, the same as `family[a][b]`."""
+        obj, first, second = node.children
+        name = self._global(obj)
+        if name is None or type(self.names.zones.get(name)) is not tuple:
+            self._error(node, f"'{source(obj)}[..., ...]' picks a zone of a family keyed by two keys "
+                              f"(a zone with 'per: [A, B]'); '{source(obj)}' is not one. "
+                              "Write one key in each pair of brackets to index a list or table: x[a][b]")
+        return self._e_index(Tree("index", [Tree("index", [obj, first], meta=node.meta), second], meta=node.meta))
 
     def _e_list(self, node):
         return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())

@@ -220,18 +220,9 @@ def parse(text: str, start: str) -> Tree:
                                              "(indent it like a line above)") from None
     except (LarkError, RecursionError) as exc:
         raise ParseProblem(1, 1, f"cannot parse this rule: {exc.__class__.__name__}") from None
-    _unpair(tree)
     _TREES.put(key, tree)
     return tree
 
-
-def _unpair(tree: Tree) -> None:
-    """Read `x[a, b]` (a zone of a family keyed by two keys) as `x[a][b]`, in place: the
-    compiler knows one kind of indexing only."""
-    for node in tree.iter_subtrees():
-        if node.data == "index_pair":
-            obj, first, second = node.children
-            node.data, node.children = "index", [Tree("index", [obj, first], meta=node.meta), second]
 
 
 def indentation_tabs(text: str) -> list[tuple[int, int]]:
