@@ -565,7 +565,8 @@ class _Builder:
             if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
             elif "zone" in entry and zones[zone].per is not None:
-                self.error(path + ("zone",), f"cards cannot start in '{zone}': it is one zone per {_per_text(zones[zone].per)}")
+                self.error(path + ("zone",),
+                           f"cards cannot start in '{zone}': it is one zone per {_per_text(zones[zone].per)}")
             name = entry.get("name", "")
             label = self._label(path, ("card_kinds", kind_name, "label"), kind.get("label", ""),
                                 list(kind.get("properties", {})), name, kind_name, props)

@@ -5,7 +5,6 @@ located errors."""
 from __future__ import annotations
 
 import json
-import random
 import textwrap
 from pathlib import Path
 
@@ -191,3 +190,12 @@ def test_two_keys_in_one_pair_of_brackets_only_pick_a_zone_of_two_keys(tmp_path)
     shown = str(caught.value)
     assert "expeditions.yaml:27:11: error: 'colours[..., ...]' picks a zone of a family keyed by two keys" in shown
     assert "'colours' is not one" in shown and "x[a][b]" in shown, shown
+
+
+def test_cards_cannot_start_in_a_family_of_two_keys(tmp_path):
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(EXPEDITIONS.replace("zone: deck", "zone: expedition"), encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    assert "expeditions.yaml:6:11: error: cards cannot start in 'expedition': it is one zone per player and colours" \
+        in str(caught.value), str(caught.value)
