@@ -55,11 +55,23 @@ EXPEDITIONS = textwrap.dedent("""\
     """)
 
 
+def written(tmp_path: Path, text: str = EXPEDITIONS) -> Path:
+    """The ruleset text as the file expeditions.yaml, which every located message names."""
+    path = tmp_path / "expeditions.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def load_error(tmp_path: Path, text: str) -> str:
+    """The messages of loading this ruleset text, which must fail."""
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(written(tmp_path, text))
+    return str(caught.value)
+
+
 @pytest.fixture()
 def rules(tmp_path: Path):
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(EXPEDITIONS, encoding="utf-8")
-    return load_ruleset(path)
+    return load_ruleset(written(tmp_path))
 
 
 def played(rules, choice: int = 0) -> Game:
@@ -133,13 +145,10 @@ def test_clone_snapshot_and_determinize_keep_the_zones(rules):
 
 
 def test_engine_info_shows_the_family(tmp_path, capsys):
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(EXPEDITIONS, encoding="utf-8")
-    main(["info", str(path)])
-    out = capsys.readouterr().out
-    assert "Zones:" in out
-    assert [line.split() for line in out.splitlines() if line.startswith("  expedition")] == [
-        ["expedition", "one", "per", "player", "and", "colours", "owner"]]
+    main(["info", str(written(tmp_path))])
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert ["expedition", "one", "per", "player", "and", "colours", "owner"] in lines
+    assert ["camp", "one", "per", "colours", "and", "player", "public"] in lines
 
 
 @pytest.mark.parametrize("zone, message, where", [
@@ -153,29 +162,19 @@ def test_engine_info_shows_the_family(tmp_path, capsys):
 def test_mistakes_are_located(tmp_path, zone, message, where):
     text = EXPEDITIONS.replace("{per: [player, colours], visibility: owner}", zone)
     text = text.replace("move(c, expedition[1][c.colour])", "move(c, deck)")
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(RulesetError) as caught:
-        load_ruleset(path)
-    shown = str(caught.value)
+    shown = load_error(tmp_path, text)
     assert message in shown and f"expeditions.yaml:{where}" in shown, shown
 
 
 def test_a_misspelt_family_in_the_rules_is_located(tmp_path):
     text = EXPEDITIONS.replace("move(x, expedition[2, x.colour])", "move(x, expediton[2, x.colour])")
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(RulesetError) as caught:
-        load_ruleset(path)
-    shown = str(caught.value)
+    shown = load_error(tmp_path, text)
     assert "expeditions.yaml:29:19:" in shown and "expediton" in shown and "did you mean 'expedition'" in shown, shown
 
 
 def test_a_wrong_key_is_a_clear_error_when_the_rule_runs(tmp_path):
     text = EXPEDITIONS.replace("move(x, expedition[2, x.colour])", "move(x, expedition[2, x.rank])")
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(text, encoding="utf-8")
-    game = Game(load_ruleset(path), 2, seed=3)
+    game = Game(load_ruleset(written(tmp_path, text)), 2, seed=3)
     with pytest.raises(EffectError, match=r"expeditions.yaml:29:19: .*no entry 4 here; entries are: 'yellow', 'blue'"):
         game.apply(0)
 
@@ -183,19 +182,12 @@ def test_a_wrong_key_is_a_clear_error_when_the_rule_runs(tmp_path):
 def test_two_keys_in_one_pair_of_brackets_only_pick_a_zone_of_two_keys(tmp_path):
     text = EXPEDITIONS.replace("move(c, expedition[1][c.colour])", "move(c, expedition[1][c.colour])\n"
                                "  let x = colours[0, 1]")
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(RulesetError) as caught:
-        load_ruleset(path)
-    shown = str(caught.value)
+    shown = load_error(tmp_path, text)
     assert "expeditions.yaml:27:11: error: 'colours[..., ...]' picks a zone of a family keyed by two keys" in shown
     assert "'colours' is not one" in shown and "x[a][b]" in shown, shown
 
 
 def test_cards_cannot_start_in_a_family_of_two_keys(tmp_path):
-    path = tmp_path / "expeditions.yaml"
-    path.write_text(EXPEDITIONS.replace("zone: deck", "zone: expedition"), encoding="utf-8")
-    with pytest.raises(RulesetError) as caught:
-        load_ruleset(path)
+    shown = load_error(tmp_path, EXPEDITIONS.replace("zone: deck", "zone: expedition"))
     assert "expeditions.yaml:6:11: error: cards cannot start in 'expedition': it is one zone per player and colours" \
-        in str(caught.value), str(caught.value)
+        in shown, shown
