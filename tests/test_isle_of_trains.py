@@ -1068,3 +1068,19 @@ def test_heuristic_counts_progress_towards_the_next_contract():
     assert est[Player(1)] == pytest.approx(2 + 5 + 1 + 0.4 * 3)
     # P2: train 4 + 5, Dublin 5, 2 coal (2 points); Dublin back A 9 for 2 coal + 3 oil: 9 x 2/5.
     assert est[Player(2)] == pytest.approx(4 + 5 + 5 + 2 + 0.4 * 9 * 2 / 5)
+
+
+def test_heuristic_counts_room_for_a_missing_good_half():
+    """deal_progress: a good the train lacks but has free room for counts half a loaded one, so
+    a car for a type the contracts need is worth building even before anything is loaded on it."""
+    g = new_game(trains={1: ["Level 2 Engine", ("Tanker 201", ["Hopper-2 Car"]), "Boxcar"],
+                         2: ["Level 3 Engine", ("Hopper-2 Car", ["Hopper Car"])]},
+                 contracts={2: ["Dublin"]})
+    est = g.estimates()
+    # P1: train 2 + 5 + 2, 1 oil loaded (1 point); Cork 6 for oil + box: the oil is loaded and
+    # the empty Boxcar has room for the box: 6 x (1 + 0.5) / 2. (Iverness, 7 for 2 box with room
+    # for one: 7 x 0.5 / 2, is less.)
+    assert est[Player(1)] == pytest.approx(2 + 5 + 2 + 1 + 0.4 * 6 * 1.5 / 2)
+    # P2: 1 coal loaded and room for another on the Hopper-2 Car: Dublin back A 9 for 2 coal + 3
+    # oil: 9 x (1 + 0.5) / 5; back B, 9 for coal + 2 oil + box, 9 x 1 / 4, is less.
+    assert est[Player(2)] == pytest.approx(4 + 5 + 5 + 1 + 0.4 * 9 * 1.5 / 5)
