@@ -17,6 +17,8 @@ import pytest
 from engine.adapters.observation import Observation
 from engine.agents import HumanAgent, make_agents
 from engine.game import Game
+from engine.saves import resume, same_state, write_save
+from engine.search import GreedyAgent, MctsAgent
 from engine.simulate import game_seed, play
 from engine.table import Player
 from engine.view import label, render, view
@@ -694,6 +696,68 @@ def test_the_person_at_the_terminal_is_not_reminded():
     assert "Night Express (front to back) red Dracula" in agents_screen
     assert "  red Dracula boards the Night Express" in agents_screen
     assert "  a face-down red card boards the Night Express" in screen
+
+
+def dracula_to_exit_at_home(remind: bool) -> Game:
+    """P1 has two monsters at home and two seats on the Night Express at Bat Mansion: red
+    Wolfgang, never seen, at the front, and red Dracula, seen at a station before, in the middle
+    (hidden from P1's screen as `board` hides it, unless the option reminds them). P1 plays Exit."""
+    arrange = position(at=BAT, train=["red Wolfgang", "red Dracula"], hands={1: ["Exit", "Advance 1", "Enter"]},
+                       stations={CASTLE: ["red Frank N. Stein"], VALLEY: ["red Sand-Ra"]})
+
+    def seen_before(game: Game) -> None:
+        arrange(game)
+        seat = card(game, "red Dracula")
+        game.table.reveal(seat, 1)
+        if not remind:
+            game.table.conceal(seat, 1)
+    g = Game(RS, 3, opts(3, first_player=1, remind_seen=remind), 5, arrange=seen_before)
+    play_ticket(g, 1, "Exit")
+    assert options(g) == ["front", "middle"]
+    return g
+
+
+def test_bots_decide_by_the_seat_they_saw_whatever_the_option():
+    # Getting red Dracula off at its home wins; a bot remembers which seat it is, as its
+    # information set holds it, with the reminder or without.
+    chosen = {}
+    for remind in (False, True):
+        g = dracula_to_exit_at_home(remind)
+        assert "red Dracula" in prompt(g, 1)
+        assert ("Dracula" in view(g, 1, person=True).decision["prompt"]) is remind
+        for seed in range(12):  # every world a bot thinks in has red Dracula where it is
+            assert train(view(g, 1).world(seed)) == ["red Wolfgang", "red Dracula"]
+        chosen[remind] = (GreedyAgent(seed=1).choose(view(g, 1)),
+                          MctsAgent(seed=1, iterations=40).choose(view(g, 1)))
+    assert chosen[False] == chosen[True] == (1, 1)  # middle: red Dracula
+
+
+def test_the_marks_are_copied_and_saved_and_older_saves_load_without_them(tmp_path):
+    g = remembered_dracula(remind=False)
+    seat = card(g, "red Dracula")
+    hidden = ["hidden red", "hidden yellow"]
+    # Copies (undo, search) carry the mark.
+    copy = g.clone()
+    assert copy.table.concealed_from(seat) == [1]
+    copy.table.reveal(seat, 1)
+    assert g.table.concealed_from(seat) == [1]
+    g.restore(copy)
+    assert g.table.concealed_from(seat) == []
+    g = remembered_dracula(remind=False)
+    # A snapshot, and a save file, keep it.
+    data = json.loads(json.dumps(g.snapshot()))
+    assert data["table"]["concealed"] == {str(seat.id): [1]}
+    write_save(g, tmp_path / "game.json", ["human", "random", "random"])
+    for back in (Game.from_snapshot(RS, data), resume(tmp_path / "game.json")[0]):
+        assert back.table.remembered_by(seat) == back.table.concealed_from(seat) == [1]
+        assert zone_view(back, 1, "Night Express (front to back)", person=True) == hidden
+        assert zone_view(back, 1, "Night Express (front to back)") == ["red Dracula", "hidden yellow"]
+    # A state saved before the marks has none: it loads, the player remembering what it says,
+    # and a replay of it compares without them.
+    del data["table"]["concealed"]
+    old = Game.from_snapshot(RS, data)
+    assert old.table.remembered_by(seat) == [1] and old.table.concealed_from(seat) == []
+    assert same_state(g, data) and not same_state(g, {**data, "table": {**data["table"], "concealed": {}}})
 
 
 def test_a_seat_never_at_a_station_stays_unknown_to_its_owner():
