@@ -241,17 +241,14 @@ class Table:
         """The players who remember this card but whose screens must not show it (`conceal`)."""
         return _players(self.concealed[card.index])
 
-    def can_see(self, card: Card, viewer: int | None) -> bool:
+    def can_see(self, card: Card, viewer: int | None, memory: bool = True) -> bool:
         """May `viewer` see this card's face? The one rule of visibility (None: the referee).
 
-        A player who was shown the card remembers it; otherwise a face-down card is hidden, and
-        a face-up card is as visible as its zone: public, to the zone's owner, or to nobody."""
-        if viewer is None or self.known[card.index] >> viewer & 1:
+        A player who was shown the card remembers it (without `memory`: what is on the table now,
+        memory apart); otherwise a face-down card is hidden, and a face-up card is as visible as
+        its zone: public, to the zone's owner, or to nobody."""
+        if viewer is None or memory and self.known[card.index] >> viewer & 1:
             return True
-        return self.in_sight(card, viewer)
-
-    def in_sight(self, card: Card, viewer: int) -> bool:
-        """May `viewer` see this card's face on the table now, memory apart?"""
         if self.face_down[card.index]:
             return False
         zone = self.where[card.index]
@@ -265,7 +262,8 @@ class Table:
     def unshown(self, card: Card, viewer: int | None) -> bool:
         """Must a person's screen not show `viewer` this card's face? So it is when the card is
         concealed from them and only their memory would show it: they must remember it."""
-        return viewer is not None and bool(self.concealed[card.index] >> viewer & 1) and not self.in_sight(card, viewer)
+        return (viewer is not None and bool(self.concealed[card.index] >> viewer & 1)
+                and not self.can_see(card, viewer, memory=False))
 
 
 def _players(bits: int) -> list[int]:
