@@ -397,6 +397,28 @@ def test_conceal_stops_reminding_a_person_of_a_card_while_agents_remember_it(tmp
     assert g.table.remembered_by(c) == [] and g.table.concealed_from(c) == []
 
 
+@pytest.mark.parametrize("conceal, told", [(False, "blue 7"), (True, "a face-down card")])
+def test_an_error_does_not_name_a_card_concealed_from_someone(tmp_path, conceal, told):
+    # Every player reads an error, the person from whom the card is concealed too.
+    text = BASE + textwrap.dedent(f"""
+        flow: |
+          let c = first([c for c in supply if c.rank == 7])
+          turn_face_down(c)
+          reveal(c, 1)
+          reveal(c, 2)
+          if {str(conceal).lower()}:
+              conceal(c, 1)
+          fail("broken: ", c)
+        scoring:
+          score: 0
+        """)
+    path = tmp_path / "fail.yaml"
+    path.write_text(text)
+    with pytest.raises(EffectError) as caught:
+        Game(load_ruleset(path), 2, seed=1)
+    assert caught.value.message == f"broken: {told}"
+
+
 def test_abilities_of_one_card_entry_only(tmp_path):
     text = BASE.replace("  - {kind: token, colour: blue, rank: 7}", """  - kind: token
     colour: blue

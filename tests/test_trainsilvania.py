@@ -20,6 +20,7 @@ from engine.game import Game
 from engine.saves import resume, same_state, write_save
 from engine.search import GreedyAgent, MctsAgent
 from engine.simulate import game_seed, play
+from engine.undo import UndoHistory
 from engine.table import Player
 from engine.view import label, render, view
 
@@ -758,6 +759,22 @@ def test_the_marks_are_copied_and_saved_and_older_saves_load_without_them(tmp_pa
     old = Game.from_snapshot(RS, data)
     assert old.table.remembered_by(seat) == [1] and old.table.concealed_from(seat) == []
     assert same_state(g, data) and not same_state(g, {**data, "table": {**data["table"], "concealed": {}}})
+
+
+@pytest.mark.parametrize("boarded, told", [(False, "red Dracula"), (True, "a face-down red card")])
+def test_undo_refused_for_a_seat_seen_since_does_not_name_it_once_concealed(boarded, told):
+    g = new_game(at=BAT, train=["red Dracula"], hands=REMEMBER_HANDS)
+    history = UndoHistory({1})
+    history.mark(g)
+    play_ticket(g, 1, "Exit")  # red Dracula gets off: P1 looks under it
+    if boarded:
+        g.table.conceal(card(g, "red Dracula"), 1)  # as boarding the Night Express again does
+    play_ticket(g, 2, "Enter")
+    play_ticket(g, 3, "Enter")
+    history.mark(g)
+    refusal = history.take_back(g)
+    assert refusal.startswith(f"Undo refused: since your last decision you have seen {told}, ")
+    assert ("Dracula" in refusal) is not boarded
 
 
 def test_a_seat_never_at_a_station_stays_unknown_to_its_owner():
