@@ -3,9 +3,9 @@
 A ruleset's cards are created once, at load time, and shared by every game of it: a `Card` is
 an identity with printed properties. Zones are identities too (a `Layout` per player count).
 What changes during a game lives in a `Table`: which zone each card is in, the order of each
-zone, which cards are face down, who remembers which card (and which of those cards their
-screen must not remind them of), and the counters. So a copy of a
-game is a handful of list copies, and values that name a card or a zone stay valid in a copy.
+zone, which cards are face down, who remembers which card (and which of those cards a person's
+screen must not remind them of), and the counters. So a copy of a game is a handful of list
+copies, and values that name a card or a zone stay valid in a copy.
 
 A card is always in exactly one zone; `move` is the only way it changes zone, so nothing is
 created or lost. Zones are ordered lists: index 0 is the first (top, front, left) card.

@@ -217,8 +217,7 @@ class PlayerView:
             entry = {"name": z.name, "key": self._label(key) if key is not None else None,
                      "label": self._label(z), "display": z.spec.display, "count": len(held),
                      "cards": self._cards(table, z)}
-            if z.holder is not None and self.player is not None and not sees(table, z.holder, self.player,
-                                                                              self.person):
+            if z.holder is not None and not sees(table, z.holder, self.player, self.person):
                 unseen.append({**entry, "spec": z.spec})
             else:
                 shown.append(entry)
