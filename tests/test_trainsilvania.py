@@ -20,8 +20,8 @@ from engine.game import Game
 from engine.saves import resume, same_state, write_save
 from engine.search import GreedyAgent, MctsAgent
 from engine.simulate import game_seed, play
-from engine.undo import UndoHistory
 from engine.table import Player
+from engine.undo import UndoHistory
 from engine.view import label, render, view
 
 from conftest import card, cards, labels, options, pick, put, ruleset, zone
@@ -673,7 +673,7 @@ def test_a_bot_remembers_the_seat_it_saw_whatever_the_option():
 def test_owner_remembers_a_seat_after_it_left_the_station_with_the_reminder_option():
     g = remembered_dracula(remind=True)
     # P1 is reminded of it, on the table and in the log...
-    assert card(g, "red Dracula") and g.table.concealed_from(card(g, "red Dracula")) == []
+    assert g.table.concealed_from(card(g, "red Dracula")) == []
     assert zone_view(g, 1, "Night Express (front to back)", person=True) == ["red Dracula", "hidden yellow"]
     assert view(g, 1, person=True).log()[-1] == "red Dracula boards the Night Express at Bat Mansion"
     # ...and nobody else.
