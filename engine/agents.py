@@ -93,6 +93,7 @@ class HumanAgent:
         self.stdout.flush()
 
     def choose(self, view: PlayerView) -> int:
+        view = view.for_person()  # the screen does not remind them of what they must remember
         decision = view.decision
         if self.hot_seat is not None and view.player is not None:
             self.hot_seat.hand_to(view.player)

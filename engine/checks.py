@@ -145,7 +145,7 @@ def terminal_problems(ruleset: Any, seed: int = 1) -> list[Diagnostic]:
             continue
         for viewer in [None, 0, *range(1, players + 1)]:
             try:
-                render(view(game, viewer))
+                render(view(game, viewer, person=True))
                 view(game, viewer).as_dict()
             except EffectError as exc:
                 where = exc.location or Location(ruleset.path)

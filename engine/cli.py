@@ -426,7 +426,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # What the one person may see; of several at one terminal, what all may see (0: nobody's seat).
     watcher = min(humans) if len(humans) == 1 else 0 if humans else None
     print()
-    print(render(view(game, watcher, names), log_lines=12))
+    print(render(view(game, watcher, names, person=True), log_lines=12))
     print(f"\n{game_over(game)}. Final scores:")
     for p, score in game.scores().items():
         print(f"  {names[int(p)]:<14} {score}")
@@ -594,7 +594,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"warning: {w}", file=sys.stderr)
     if args.show or args.seat is not None or args.referee:
         seat = _shown_seat(args, game, data.get("seats"))
-        print(render(view(game, seat), log_lines=0 if seat is None else 8))
+        print(render(view(game, seat, person=True), log_lines=0 if seat is None else 8))
         if seat is not None and not game.over:
             print(f"(the table as P{seat} sees it; --referee shows every hidden card)")
     expected = data.get("result")

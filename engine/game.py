@@ -253,11 +253,14 @@ class Game:
 
     def public_error(self, error: EffectError) -> EffectError:
         """The error as every player may read it, since it is shown to all of them: a card it
-        names (through a Text) is told only if everyone may see it now, else it reads as its
-        back. Every error of a rule leaves the game through here (`_execute`, `evaluate`)."""
+        names (through a Text) is told only if everyone may see it now, and no person's screen
+        must keep it from them (`Table.unshown`), else it reads as its back. Every error of a
+        rule leaves the game through here (`_execute`, `evaluate`)."""
         if type(error.message) is not Text:
             return error
-        told = error.message.reads(lambda card: self.who_sees(card) is None)
+        table = self.table
+        told = error.message.reads(lambda card: self.who_sees(card) is None
+                                   and not any(table.unshown(card, p) for p in self.players))
         return EffectError(told, error.location, error.rule)
 
     def who_sees(self, card: Card) -> frozenset[int] | None:
@@ -382,7 +385,8 @@ class Game:
 
     def state_key(self) -> int:
         """A hash of the table and of where the program is, for transposition tables (stable
-        within one process; the log, the decisions and the random generator are left out)."""
+        within one process; the log, the decisions, the random generator and the marks of
+        `conceal`, which change only what a person's screen shows, are left out)."""
         t = self.table
         return hash((tuple(map(tuple, t.contents)), tuple(t.face_down), tuple(t.known), frozen(t.counters),
                      tuple((f.code.id, f.pc, frozen(f.env)) for f in self.frames),
@@ -416,6 +420,7 @@ class Game:
                 "zones": [[c.id for c in cards] for cards in table.contents],
                 "face_down": [c.id for c in table.cards if table.face_down[c.index]],
                 "known": {str(c.id): table.remembered_by(c) for c in table.cards if table.known[c.index]},
+                "concealed": {str(c.id): table.concealed_from(c) for c in table.cards if table.concealed[c.index]},
                 "counters": enc.encode(table.counters),
             },
             "rng": [version, list(internal), gauss],
@@ -473,6 +478,10 @@ class Game:
             card = dec.lookup(layout.cards, int(i), "card", 1)
             for p in seers:
                 g.table.reveal(card, dec.lookup(g.players, p, "player", 1))
+        for i, hidden_from in saved.get("concealed", {}).items():  # none in snapshots made before conceal marks
+            card = dec.lookup(layout.cards, int(i), "card", 1)
+            for p in hidden_from:
+                g.table.conceal(card, dec.lookup(g.players, p, "player", 1))
         g.table.counters = dec.decode(saved["counters"])
         version, internal, gauss = data["rng"]
         g.rng = random.Random.__new__(random.Random)

@@ -157,10 +157,14 @@ def _ruleset(path: str | Path, data: dict[str, Any], ruleset_path: str | None) -
 
 def same_state(game: Game, saved: Any) -> bool:
     """Is the game's state the one a save recorded (as JSON text would give it back)? A save
-    made before games had end reasons has no end_reason to compare."""
+    made before games had end reasons has no end_reason to compare, and one made before
+    `conceal` marks no marks."""
     state = json.loads(json.dumps(game.snapshot()))
     if isinstance(saved, dict) and "end_reason" not in saved:
         del state["end_reason"]
+    table = saved.get("table") if isinstance(saved, dict) else None
+    if isinstance(table, dict) and "concealed" not in table:
+        del state["table"]["concealed"]
     return state == saved
 
 

@@ -3,8 +3,9 @@
 A ruleset's cards are created once, at load time, and shared by every game of it: a `Card` is
 an identity with printed properties. Zones are identities too (a `Layout` per player count).
 What changes during a game lives in a `Table`: which zone each card is in, the order of each
-zone, which cards are face down, who remembers which card, and the counters. So a copy of a
-game is a handful of list copies, and values that name a card or a zone stay valid in a copy.
+zone, which cards are face down, who remembers which card (and which of those cards a person's
+screen must not remind them of), and the counters. So a copy of a game is a handful of list
+copies, and values that name a card or a zone stay valid in a copy.
 
 A card is always in exactly one zone; `move` is the only way it changes zone, so nothing is
 created or lost. Zones are ordered lists: index 0 is the first (top, front, left) card.
@@ -131,7 +132,7 @@ class Table:
     """The changing state of the cards of one game, and its counters. Plain lists and dicts:
     `copy` is cheap, and two tables never share anything that changes."""
 
-    __slots__ = ("layout", "zones", "where", "contents", "face_down", "known", "counters")
+    __slots__ = ("layout", "zones", "where", "contents", "face_down", "known", "concealed", "counters")
 
     def __init__(self, layout: Layout, counters: dict[str, Any]):
         self.layout = layout
@@ -142,6 +143,7 @@ class Table:
             self.contents[zone.index].append(card)
         self.face_down: list[bool] = [False] * len(layout.cards)
         self.known: list[int] = [0] * len(layout.cards)       # bit p: player p remembers the card
+        self.concealed: list[int] = [0] * len(layout.cards)   # bit p: ...but p's screen must not show it (conceal)
         self.counters = counters
 
     def copy(self, counters: dict[str, Any]) -> Table:
@@ -153,13 +155,14 @@ class Table:
         other.contents = [c[:] for c in self.contents]
         other.face_down = self.face_down[:]
         other.known = self.known[:]
+        other.concealed = self.concealed[:]
         other.counters = counters
         return other
 
     def relabelled(self, cards: dict[Card, Card], zones: dict[Zone, Zone], counters: dict[str, Any]) -> Table:
         """A copy in which card `c` of `cards` is read as `cards[c]` (and a zone of a card as
         the zone of the card it becomes): each place holds another card, with the place's
-        state (face down, who remembers it) unchanged."""
+        state (face down, who remembers it, from whom it is concealed) unchanged."""
         other = self.copy(counters)
         contents = other.contents
         for zone in self.layout.zone_list:
@@ -168,6 +171,7 @@ class Table:
         for old, new in cards.items():
             other.face_down[new.index] = self.face_down[old.index]
             other.known[new.index] = self.known[old.index]
+            other.concealed[new.index] = self.concealed[old.index]
         return other
 
     def put_all(self, contents: list[list[Card]]) -> None:
@@ -214,27 +218,36 @@ class Table:
         self.face_down[card.index] = face_down
 
     def reveal(self, card: Card, player: int) -> None:
-        """`player` has seen this card and remembers it wherever it goes, until it is shuffled."""
-        self.known[card.index] |= 1 << player
+        """`player` has seen this card and remembers it wherever it goes, until it is shuffled;
+        being shown it again ends a `conceal`."""
+        bit = 1 << player
+        self.known[card.index] |= bit
+        self.concealed[card.index] &= ~bit
 
     def forget(self, card: Card) -> None:
-        self.known[card.index] = 0
+        self.known[card.index] = self.concealed[card.index] = 0
 
     def conceal(self, card: Card, player: int) -> None:
-        """`player` is no longer shown this card because of an earlier reveal."""
-        self.known[card.index] &= ~(1 << player)
+        """`player` remembers this card, but no screen of theirs may remind them of it: remembering
+        is up to the person (a bot's memory, its information set, keeps it). A mark on a card
+        they do not remember would mean nothing, so none is made."""
+        self.concealed[card.index] |= self.known[card.index] & 1 << player
 
     def remembered_by(self, card: Card) -> list[int]:
         """The players who were shown this card and remember it."""
-        bits = self.known[card.index]
-        return [p for p in range(1, bits.bit_length()) if bits >> p & 1]
+        return _players(self.known[card.index])
 
-    def can_see(self, card: Card, viewer: int | None) -> bool:
+    def concealed_from(self, card: Card) -> list[int]:
+        """The players who remember this card but whose screens must not show it (`conceal`)."""
+        return _players(self.concealed[card.index])
+
+    def can_see(self, card: Card, viewer: int | None, memory: bool = True) -> bool:
         """May `viewer` see this card's face? The one rule of visibility (None: the referee).
 
-        A player who was shown the card remembers it; otherwise a face-down card is hidden, and
-        a face-up card is as visible as its zone: public, to the zone's owner, or to nobody."""
-        if viewer is None or self.known[card.index] >> viewer & 1:
+        A player who was shown the card remembers it (without `memory`: what is on the table now,
+        memory apart); otherwise a face-down card is hidden, and a face-up card is as visible as
+        its zone: public, to the zone's owner, or to nobody."""
+        if viewer is None or memory and self.known[card.index] >> viewer & 1:
             return True
         if self.face_down[card.index]:
             return False
@@ -245,3 +258,13 @@ class Table:
         if visibility == OWNER:
             return self.owner(zone) == viewer
         return True
+
+    def unshown(self, card: Card, viewer: int | None) -> bool:
+        """Must a person's screen not show `viewer` this card's face? So it is when the card is
+        concealed from them and only their memory would show it: they must remember it."""
+        return (viewer is not None and bool(self.concealed[card.index] >> viewer & 1)
+                and not self.can_see(card, viewer, memory=False))
+
+
+def _players(bits: int) -> list[int]:
+    return [p for p in range(1, bits.bit_length()) if bits >> p & 1]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .game import Game
 from .table import Card
-from .text import Text
+from .text import Text, face_down
 
 
 class TakeBack(Exception):
@@ -74,11 +74,13 @@ class UndoHistory:
 
     @staticmethod
     def _revealed(game: Game, player: int, mark: Mark) -> list[str]:
-        """The cards shown to `player` since `mark` that they could not see then."""
+        """The cards shown to `player` since `mark` that they could not see then (a card concealed
+        from them since reads as its back: they must remember it)."""
         now = set(_seen(game, player))
         for entry in game.log[mark.log_length:]:
             for v, who in entry.parts:
                 if who is None or player in who:
                     now.update(c.id for c in ([v] if type(v) is Card else v.cards() if type(v) is Text else []))
         new = sorted(now - mark.seen)
-        return [game.table.cards[i - 1].label for i in new]
+        cards = [game.table.cards[i - 1] for i in new]
+        return [face_down(c) if game.table.unshown(c, player) else c.label for c in cards]

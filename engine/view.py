@@ -4,6 +4,12 @@
 decision); agents, the terminal and saved logs use it and nothing else. Hidden cards
 appear without identity, only with the properties printed on their back, and so do the cards
 a text names (text.py). What a view gives is plain data: no card, and no path to the game.
+
+A view is an agent's unless made for a person (`person=True`, `PlayerView.for_person()`): an
+agent is told all its player was shown, as it is its information set; a person's screen does
+not show a card concealed from them (`conceal`, `Table.unshown`) that only their memory would
+show, anywhere in the view (zones, counters, decision, log), as a ruleset that makes
+remembering part of the game wants. So a renderer given a person's view needs no rule of its own.
 """
 from __future__ import annotations
 
@@ -20,8 +26,16 @@ from .text import Text, face_down, number_text
 from .values import Lambda
 
 
-def card_view(table: Table, card: Card, viewer: int | None) -> dict[str, Any]:
-    if table.can_see(card, viewer):
+def sees(table: Table | None, card: Card, viewer: int | None, person: bool = False) -> bool:
+    """Is the card's face shown to `viewer` (None: the referee)? To a `person`, not a card
+    concealed from them that only their memory shows (`Table.unshown`)."""
+    if viewer is None:
+        return True
+    return table is not None and table.can_see(card, viewer) and not (person and table.unshown(card, viewer))
+
+
+def card_view(table: Table, card: Card, viewer: int | None, person: bool = False) -> dict[str, Any]:
+    if sees(table, card, viewer, person):
         return {"id": card.id, "label": card.label, **card.props}
     return {"hidden": True, **card.back}
 
@@ -35,27 +49,25 @@ def _display_order(card: dict[str, Any]) -> tuple:
 
 
 def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
-          table: Table | None = None) -> str:
-    """How a value reads for `viewer` (None: the referee): hidden cards stay hidden. A player's
-    reading of a card needs the `table` it is on."""
+          table: Table | None = None, person: bool = False) -> str:
+    """How a value reads for `viewer` (None: the referee; a `person`, as `sees` says): hidden
+    cards stay hidden. A player's reading of a card needs the `table` it is on."""
     if isinstance(value, Card):
-        if viewer is None or (table is not None and table.can_see(value, viewer)):
-            return value.label
-        return face_down(value)
+        return value.label if sees(table, value, viewer, person) else face_down(value)
     if isinstance(value, Text):
-        return value.reads(lambda card: viewer is None or (table is not None and table.can_see(card, viewer)))
+        return value.reads(lambda card: sees(table, card, viewer, person))
     if isinstance(value, Player):
         return names.get(int(value), str(value)) if names else str(value)
     if isinstance(value, Place):
         return value.label
     if isinstance(value, Zone):
         if value.spec.per == "card":
-            return f"{value.spec.label} of {label(value.key, viewer, names, table)}"
+            return f"{value.spec.label} of {label(value.key, viewer, names, table, person)}"
         return value.label
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
-        return ", ".join(label(v, viewer, names, table) for v in value)
+        return ", ".join(label(v, viewer, names, table, person) for v in value)
     if value is None:
         return "nothing"
     if isinstance(value, float):
@@ -68,29 +80,36 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
 
 
 def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None = None,
-             table: Table | None = None) -> str:
+             table: Table | None = None, person: bool = False) -> str:
     """A log line as `viewer` reads it: a card (or its label or name in a text) shows as its
-    back to a player who could not see it when the line was logged (other values read as
-    `label` does, on `table`)."""
+    back to a player who could not see it when the line was logged, and to a `person` from whom
+    it is concealed now (`Table.unshown`: the log must not remind them of it either); other
+    values read as `label` does, on `table`."""
     out = []
     for value, seen_by in entry.parts:
         t = type(value)
         if t is Card or t is Text:
             if viewer is not None and seen_by is not None and viewer not in seen_by:
                 out.append(face_down(value) if t is Card else value.reads(lambda _: False))
+            elif person and table is not None:
+                if t is Card:
+                    out.append(face_down(value) if table.unshown(value, viewer) else value.label)
+                else:
+                    out.append(value.reads(lambda card: not table.unshown(card, viewer)))
             else:
                 out.append(value.label if t is Card else value)
         else:
-            out.append(label(value, viewer, names, table))
+            out.append(label(value, viewer, names, table, person))
     return "".join(out)
 
 
 def plain(value: Any, viewer: int | None, names: dict[int, str] | None, table: Table,
-          inside: frozenset[int] = frozenset()) -> Any:
-    """A value of the game as plain data for `viewer`: numbers, strings, players, lists and
-    tables of them. Cards, zones and places become their labels (a hidden card its back, as in
-    `label`); a table keyed by cards keeps only the entries of cards the viewer may see, as a
-    counter per card does. Nothing in it is the game's own, so it never changes."""
+          person: bool = False, inside: frozenset[int] = frozenset()) -> Any:
+    """A value of the game as plain data for `viewer` (a `person`, as `sees` says): numbers,
+    strings, players, lists and tables of them. Cards, zones and places become their labels (a
+    hidden card its back, as in `label`); a table keyed by cards keeps only the entries of cards
+    the viewer may see, as a counter per card does. Nothing in it is the game's own, so it
+    never changes."""
     t = type(value)
     if t is int or t is float or t is str or t is bool or t is Player or value is None:
         return value
@@ -98,15 +117,15 @@ def plain(value: Any, viewer: int | None, names: dict[int, str] | None, table: T
         return "..."  # a list that holds itself
     inner = inside | {id(value)}
     if isinstance(value, (list, tuple)):
-        return [plain(v, viewer, names, table, inner) for v in value]
+        return [plain(v, viewer, names, table, person, inner) for v in value]
     if isinstance(value, Mapping):
-        return {label(k, viewer, names, table): plain(v, viewer, names, table, inner) for k, v in value.items()
-                if type(k) is not Card or viewer is None or table.can_see(k, viewer)}
+        return {label(k, viewer, names, table, person): plain(v, viewer, names, table, person, inner)
+                for k, v in value.items() if type(k) is not Card or sees(table, k, viewer, person)}
     if t is Lambda:
         return "a function"
     if t is Board:
         return value.name
-    return label(value, viewer, names, table)
+    return label(value, viewer, names, table, person)
 
 
 class PlayerView:
@@ -124,13 +143,19 @@ class PlayerView:
     module's globals) can still find the game; Python hides nothing from that. `world(seed)`
     reads the slot too, so it costs what it did: one determinized copy."""
 
-    __slots__ = ("_game", "player", "_names", "_decision")
+    __slots__ = ("_game", "player", "person", "_names", "_decision")
     player: int | None
+    person: bool  # a person's screen (see the module's docstring), else an agent's view
     _names: dict[int, str] | None
     _decision: dict[str, Any] | None | bool  # False until worked out
 
     def _label(self, value: Any) -> str:
-        return label(value, self.player, self._names, _game_of(self).table)
+        return label(value, self.player, self._names, _game_of(self).table, self.person)
+
+    def for_person(self) -> PlayerView:
+        """This view as a person's screen shows it: what a person must remember is not shown.
+        What shows a person a view it was given as an agent (the terminal) asks for this first."""
+        return view(_game_of(self), self.player, self._names, person=True)
 
     @property
     def you(self) -> str | None:
@@ -192,14 +217,14 @@ class PlayerView:
             entry = {"name": z.name, "key": self._label(key) if key is not None else None,
                      "label": self._label(z), "display": z.spec.display, "count": len(held),
                      "cards": self._cards(table, z)}
-            if z.holder is not None and self.player is not None and not table.can_see(z.holder, self.player):
+            if z.holder is not None and not sees(table, z.holder, self.player, self.person):
                 unseen.append({**entry, "spec": z.spec})
             else:
                 shown.append(entry)
         return shown + _in_shown_order(unseen)
 
     def _cards(self, table: Table, zone: Zone) -> list[dict[str, Any]]:
-        cards = [card_view(table, c, self.player) for c in table.contents[zone.index]]
+        cards = [card_view(table, c, self.player, self.person) for c in table.contents[zone.index]]
         if not zone.spec.ordered:
             # The order of an unordered zone carries no information, so none may leak through it.
             cards.sort(key=_display_order)
@@ -210,23 +235,23 @@ class PlayerView:
         the player may see it; a per-card counter shows only the visible cards' set values.
         Lists and tables are new: the view does not change as the game goes on."""
         game = _game_of(self)
-        table, player, names = game.table, self.player, self._names
+        table, player, names, person = game.table, self.player, self._names, self.person
         shown: dict[str, Any] = {}
         for name, value in table.counters.items():
             spec = game.rules.counters[name]
             if not spec.display:
                 continue
             if spec.per == "card":
-                shown[name] = {self._label(c): plain(v, player, names, table) for c, v in value.items()
-                               if v != spec.initial and table.can_see(c, player)}
+                shown[name] = {self._label(c): plain(v, player, names, table, person) for c, v in value.items()
+                               if v != spec.initial and sees(table, c, player, person)}
             else:
-                shown[name] = plain(value, player, names, table)
+                shown[name] = plain(value, player, names, table, person)
         return shown
 
     def log(self, last: int | None = None) -> list[str]:
         game = _game_of(self)
         entries = game.log if last is None else game.log[-last:] if last else []
-        return [log_line(e, self.player, self._names, game.table) for e in entries]
+        return [log_line(e, self.player, self._names, game.table, self.person) for e in entries]
 
     def boards(self) -> dict[str, str]:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
@@ -267,13 +292,14 @@ def _in_shown_order(zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return ordered
 
 
-def view(game: Game, player: int | None, names: dict[int, str] | None = None) -> PlayerView:
+def view(game: Game, player: int | None, names: dict[int, str] | None = None, person: bool = False) -> PlayerView:
     """What `player` may know now (None: the referee's full view; 0: no seat's, what is public to
-    all). The one way to look at a game. (Made without __init__: an agent gets a view every
-    decision, and a call less shows.)"""
+    all), as an agent is told it or, for a `person`, as their screen shows it. The one way to
+    look at a game. (Made without __init__: an agent gets a view every decision, and a call less
+    shows.)"""
     pv = _new(PlayerView)
     _set_game(pv, game)
-    pv.player, pv._names, pv._decision = player, names, False
+    pv.player, pv.person, pv._names, pv._decision = player, person, names, False
     return pv
 
 
@@ -298,7 +324,7 @@ def _shown(value: Any, top: bool = True) -> str:
 
 
 def render(pv: PlayerView, log_lines: int = 8) -> str:
-    """A view as text for the terminal."""
+    """A view as text for the terminal: a person's view (`for_person`) for a person to read."""
     v = pv.as_dict(log_last=log_lines)
     lines = [f"== {v['game']} ==" + (f"  (you are {v['you']})" if v["you"] else "")]
     for name, art in v["boards"].items():

@@ -97,13 +97,14 @@ def unseen_pairs(game: Game, player: int) -> list[tuple[Card, Card]]:
 
 
 def swap(game: Game, a: Card, b: Card) -> None:
-    """Exchange the places of two cards, each place keeping its state (face down, who knows it)."""
+    """Exchange the places of two cards, each place keeping its state (face down, who knows it,
+    from whom it is concealed)."""
     t = game.table
     za, zb = t.zone_of(a), t.zone_of(b)
     ia, ib = t.contents[za.index].index(a), t.contents[zb.index].index(b)
     t.contents[za.index][ia], t.contents[zb.index][ib] = b, a
     t.where[a.index], t.where[b.index] = zb, za
-    for flags in (t.face_down, t.known):
+    for flags in (t.face_down, t.known, t.concealed):
         flags[a.index], flags[b.index] = flags[b.index], flags[a.index]
 
 

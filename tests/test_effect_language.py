@@ -336,17 +336,30 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
     assert (sees_blue7(1), sees_blue7(2)) == (True, True)
 
 
-def test_conceal_stops_showing_a_revealed_card_to_one_player(tmp_path):
+def test_conceal_stops_reminding_a_person_of_a_card_while_agents_remember_it(tmp_path):
+    from engine.view import render, view
+
     text = BASE + textwrap.dedent("""
         flow: |
           let c = first([c for c in supply if c.rank == 7])
+          let other = first([c for c in supply if c.rank == 3])
           turn_face_down(c)
+          turn_face_down(other)
           reveal(c, 1)
           reveal(c, 2)
+          log("seen: ", c, " (", text(c), ")")
           let wait = choose(1, ["go", "stay"], "Go on?")
           conceal(c, 1)
+          conceal(other, 1)
           let again = choose(1, ["go", "stay"], "Go on?")
           turn_face_up(c)
+          let up = choose(1, ["go", "stay"], "Go on?")
+          turn_face_down(c)
+          let down = choose(1, ["go", "stay"], "Go on?")
+          reveal(c, 1)
+          let shown = choose(1, ["go", "stay"], "Go on?")
+          conceal(c, 1)
+          shuffle(supply)
           let done = choose(1, ["go", "stay"], "Go on?")
         scoring:
           score: 0
@@ -354,15 +367,56 @@ def test_conceal_stops_showing_a_revealed_card_to_one_player(tmp_path):
     path = tmp_path / "conceal.yaml"
     path.write_text(text)
     g = Game(load_ruleset(path), 2, seed=1)
-    c = g.table.cards[3]
+    c, other = g.table.cards[3], g.table.cards[2]
+
+    def told(p, person):
+        pv = view(g, p, person=person)
+        shown = [x.get("label") for z in pv.zones() for x in z["cards"]]
+        return "blue 7" in shown, pv.log()[-1]
     assert c.label == "blue 7" and g.table.remembered_by(c) == [1, 2]
+    assert told(1, True) == (True, "seen: blue 7 (blue 7)")
     g.apply(0)
-    # Concealed from P1 only: P2 still sees the face-down card, P1 sees its back.
-    assert g.table.remembered_by(c) == [2]
-    assert (g.table.can_see(c, 1), g.table.can_see(c, 2)) == (False, True)
+    # Concealed from P1: P1's screen shows its back, in the log too; P1 as an agent, and P2,
+    # still remember it. A card P1 never saw gets no mark.
+    assert g.table.remembered_by(c) == [1, 2] and g.table.concealed_from(c) == [1]
+    assert g.table.concealed_from(other) == []
+    assert told(1, True) == (False, "seen: a face-down card (a face-down card)")
+    assert told(1, False) == told(2, True) == (True, "seen: blue 7 (blue 7)")
+    assert "blue 7" not in render(view(g, 1).for_person()) and "blue 7" in render(view(g, 1))
     g.apply(0)
     # Face up in the public supply: its zone shows it to everyone again.
-    assert (g.table.can_see(c, 1), g.table.can_see(c, 2)) == (True, True)
+    assert told(1, True) == (True, "seen: blue 7 (blue 7)")
+    g.apply(0)
+    # Face down again: the mark still holds...
+    assert told(1, True)[0] is False and told(1, False)[0] is True
+    g.apply(0)
+    # ...until the card is shown to P1 again.
+    assert g.table.concealed_from(c) == [] and told(1, True)[0] is True
+    g.apply(0)
+    # Shuffled: everyone forgets it, and there is nothing left to conceal.
+    assert g.table.remembered_by(c) == [] and g.table.concealed_from(c) == []
+
+
+@pytest.mark.parametrize("conceal, told", [(False, "blue 7"), (True, "a face-down card")])
+def test_an_error_does_not_name_a_card_concealed_from_someone(tmp_path, conceal, told):
+    # Every player reads an error, the person from whom the card is concealed too.
+    text = BASE + textwrap.dedent(f"""
+        flow: |
+          let c = first([c for c in supply if c.rank == 7])
+          turn_face_down(c)
+          reveal(c, 1)
+          reveal(c, 2)
+          if {str(conceal).lower()}:
+              conceal(c, 1)
+          fail("broken: ", c)
+        scoring:
+          score: 0
+        """)
+    path = tmp_path / "fail.yaml"
+    path.write_text(text)
+    with pytest.raises(EffectError) as caught:
+        Game(load_ruleset(path), 2, seed=1)
+    assert caught.value.message == f"broken: {told}"
 
 
 def test_abilities_of_one_card_entry_only(tmp_path):

@@ -2,7 +2,8 @@
 
 For every shipped ruleset and the guide's example game, at every player count it allows: after
 some random decisions (and again at the end of a random game), for each seat with two such
-cards, the seat's view (zones, counters, log, decision with prompt and options), its screen,
+cards, the seat's view (zones, counters, log, decision with prompt and options) as an agent and
+as a person is given it, its screen,
 the errors of illegal moves and the terminal output of `engine play` with that seat at the
 keyboard are byte-identical in the game and in the game with the two cards swapped (and in
 the worlds its view deals, `PlayerView.world`).
@@ -32,7 +33,8 @@ def told(game: Game, seat: int) -> dict[str, str]:
     """Everything `seat` is told of the game now, as text, but the terminal."""
     pv = view(game, seat)
     shown = {"view": json.dumps(pv.as_dict(), sort_keys=True, ensure_ascii=False),
-             "screen": render(view(game, seat), log_lines=10 ** 6)}
+             "person's view": json.dumps(pv.for_person().as_dict(), sort_keys=True, ensure_ascii=False),
+             "screen": render(view(game, seat, person=True), log_lines=10 ** 6)}
     if not game.over and game.pending.player == seat:
         for move in (len(game.pending.options), -1, "1"):
             try:

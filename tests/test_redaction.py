@@ -18,7 +18,7 @@ from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.table import Card, Table
 from engine.values import Lambda
-from engine.view import render, view
+from engine.view import PlayerView, render, view
 
 from conftest import card, put, swap, zone
 from test_noninterference import check_seat
@@ -182,9 +182,10 @@ def test_the_zones_of_hidden_cards_are_not_listed_by_which_card_they_are_of(game
 
 def _reachable(*roots, besides=()):
     """Every object reachable from `roots` through their references, but for classes, modules
-    and code (which reach anything in the program: no agent is kept from those) and `besides`."""
+    and code (which reach anything in the program: no agent is kept from those), views (each a
+    door of its own, checked in its turn) and `besides`."""
     skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,
-            types.MethodType, types.MethodWrapperType, types.WrapperDescriptorType)
+            types.MethodType, types.MethodWrapperType, types.WrapperDescriptorType, PlayerView)
     seen, stack, found = {id(b) for b in besides}, list(roots), []
     while stack:
         obj = stack.pop()
@@ -215,12 +216,15 @@ def _given(pv):
 
 
 def test_nothing_an_agent_is_given_leads_to_the_game_or_a_card(game):
-    pv = view(game, 2, {1: "P1 (random)", 2: "P2 (human)"})
-    given = _given(pv)
-    assert any(isinstance(v, dict) and "zones" in v for v in given), "as_dict() was not asked for"
-    held = [o for o in _reachable(*given, besides=[pv])
-            if isinstance(o, (Game, Table, random.Random, Card, Lambda)) or o is game.table.counters]
-    assert held == []
+    agents = view(game, 2, {1: "P1 (random)", 2: "P2 (human)"})
+    given = _given(agents)
+    assert any(isinstance(v, PlayerView) and v.person for v in given), "for_person() was not asked for"
+    for pv in (agents, agents.for_person()):  # a person's view, which the agent may ask for, too
+        given = _given(pv)
+        assert any(isinstance(v, dict) and "zones" in v for v in given), "as_dict() was not asked for"
+        held = [o for o in _reachable(*given)
+                if isinstance(o, (Game, Table, random.Random, Card, Lambda)) or o is game.table.counters]
+        assert held == []
 
 
 def test_a_world_leads_nowhere_near_the_real_game(game):

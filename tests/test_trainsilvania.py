@@ -8,16 +8,21 @@ driven decision by decision with `pick`.
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 
 import pytest
 
-from engine.agents import make_agents
+from engine.adapters.observation import Observation
+from engine.agents import HumanAgent, make_agents
 from engine.game import Game
+from engine.saves import resume, same_state, write_save
+from engine.search import GreedyAgent, MctsAgent
 from engine.simulate import game_seed, play
 from engine.table import Player
-from engine.view import label, view
+from engine.undo import UndoHistory
+from engine.view import label, render, view
 
 from conftest import card, cards, labels, options, pick, put, ruleset, zone
 
@@ -128,9 +133,10 @@ def snapshot(game: Game) -> dict:
                                for c in game.table.cards if c.kind == "seat"}}
 
 
-def zone_view(game: Game, viewer: int, zone_label: str) -> list[str]:
-    """What `viewer` sees in a zone: labels, or 'hidden colour' for a face-down seat."""
-    for z in view(game, viewer).as_dict()["zones"]:
+def zone_view(game: Game, viewer: int, zone_label: str, person: bool = False) -> list[str]:
+    """What `viewer` sees in a zone (as an agent, or on a `person`'s screen): labels, or
+    'hidden colour' for a face-down seat."""
+    for z in view(game, viewer, person=person).as_dict()["zones"]:
         if z["label"] == zone_label:
             return [f"hidden {c['colour']}" if c.get("hidden") else c["label"] for c in z["cards"]]
     raise KeyError(zone_label)
@@ -612,52 +618,163 @@ REMEMBER_HANDS = {1: ["Exit", "Enter", "Advance 1"], 2: ["Advance 1-3", "Exit", 
                   3: ["Advance 1", "Exit", "Enter"]}
 
 
-def test_a_seat_boarding_again_is_hidden_from_its_owner_too_by_default():
-    # Rulebook: "You may never peek at monsters that are in front of you or at the
-    # Night Express. Only at stations may you look at your monsters anytime." Remembering is the
-    # player's part: by default (option remind_seen off) the engine stops showing the monster.
-    assert RS.options["remind_seen"].default is False
-    g = new_game(at=BAT, train=["yellow Wolfgang", "red Dracula"], hands=REMEMBER_HANDS,
+def remembered_dracula(remind: bool) -> Game:
+    """P1 looks under red Dracula at Bat Mansion, and it boards the Night Express again."""
+    g = new_game(at=BAT, train=["yellow Wolfgang", "red Dracula"], hands=REMEMBER_HANDS, remind=remind,
                  front_order={1: ["red Sand-Ra"]})
+    assert zone_view(g, 1, "Night Express (front to back)", person=True) == ["hidden yellow", "hidden red"]
     play_ticket(g, 1, "Exit")  # red Dracula gets off at Bat Mansion: P1 looks under it
-    assert zone_view(g, 1, "seats at Bat Mansion") == ["red Dracula"]
-    play_ticket(g, 2, "Advance 1-3")
-    pick(g, VALLEY)
-    play_ticket(g, 3, "Advance 1")
-    assert zone_view(g, 1, "seats at Bat Mansion") == ["red Dracula"]   # still at the station
-    play_ticket(g, 1, "Enter")
-    pick(g, "red Dracula")  # it boards again: now hidden from everyone, its owner included
-    assert train(g) == ["red Dracula", "yellow Wolfgang"]
-    seat = card(g, "red Dracula")
-    assert g.table.remembered_by(seat) == [] and not g.table.can_see(seat, 1)
-    for p in (1, 2, 3):
-        assert zone_view(g, p, "Night Express (front to back)") == ["hidden red", "hidden yellow"]
-    assert "red Dracula" not in json.dumps(view(g, 1).as_dict(log_last=0))
-    assert view(g, 1).log()[-1] == "a face-down red card boards the Night Express at Bat Mansion"
-
-
-def test_owner_remembers_a_seat_after_it_left_the_station_with_the_reminder_option():
-    g = new_game(at=BAT, train=["yellow Wolfgang", "red Dracula"], remind=True,
-                 hands={1: ["Exit", "Enter", "Advance 1"], 2: ["Advance 1-3", "Exit", "Enter"],
-                        3: ["Advance 1", "Exit", "Enter"]},
-                 front_order={1: ["red Sand-Ra"]})
-    assert zone_view(g, 1, "Night Express (front to back)") == ["hidden yellow", "hidden red"]
-    play_ticket(g, 1, "Exit")  # red Dracula gets off at Bat Mansion: P1 looks under it
-    assert zone_view(g, 1, "seats at Bat Mansion") == ["red Dracula"]
+    assert zone_view(g, 1, "seats at Bat Mansion", person=True) == ["red Dracula"]
     play_ticket(g, 2, "Advance 1-3")
     pick(g, VALLEY)
     play_ticket(g, 3, "Advance 1")
     assert at(g) == BAT
+    assert zone_view(g, 1, "seats at Bat Mansion", person=True) == ["red Dracula"]   # still at the station
     play_ticket(g, 1, "Enter")
-    pick(g, "red Dracula")  # it boards again: on the train, hidden from everyone...
+    pick(g, "red Dracula")  # it boards again: on the train, hidden from everyone
     assert train(g) == ["red Dracula", "yellow Wolfgang"]
-    # ...but P1 is reminded of it.
-    assert zone_view(g, 1, "Night Express (front to back)") == ["red Dracula", "hidden yellow"]
-    assert any(line.startswith("red Dracula boards") for line in view(g, 1).log())
+    return g
+
+
+def test_a_seat_boarding_again_is_not_shown_to_its_owner_by_default():
+    # Rulebook: "You may never peek at monsters that are in front of you or at the
+    # Night Express. Only at stations may you look at your monsters anytime." Remembering is the
+    # player's part: by default (option remind_seen off) the screen stops showing the monster.
+    assert RS.options["remind_seen"].default is False
+    g = remembered_dracula(remind=False)
+    seat = card(g, "red Dracula")
+    assert g.table.concealed_from(seat) == [1]
+    for p in (1, 2, 3):
+        assert zone_view(g, p, "Night Express (front to back)", person=True) == ["hidden red", "hidden yellow"]
+    # Not in P1's log either: neither where it got off nor that it boarded.
+    screen = view(g, 1, person=True)
+    assert "red Dracula" not in json.dumps(screen.as_dict(), ensure_ascii=False)
+    assert screen.log()[-1] == "a face-down red card boards the Night Express at Bat Mansion"
+    assert "a face-down red card gets off the Night Express at Bat Mansion" in screen.log()
+
+
+def test_a_bot_remembers_the_seat_it_saw_whatever_the_option():
+    # The reminder only decides what a person's screen shows: a bot's view (and the Python API's)
+    # keeps what its player was shown, which is its information set.
+    for remind in (False, True):
+        g = remembered_dracula(remind)
+        seat = card(g, "red Dracula")
+        assert g.table.remembered_by(seat) == [1] and g.table.can_see(seat, 1)
+        assert zone_view(g, 1, "Night Express (front to back)") == ["red Dracula", "hidden yellow"]
+        assert view(g, 1).log()[-1] == "red Dracula boards the Night Express at Bat Mansion"
+        for p in (2, 3):
+            assert zone_view(g, p, "Night Express (front to back)") == ["hidden red", "hidden yellow"]
+            assert "red Dracula" not in json.dumps(view(g, p).as_dict(), ensure_ascii=False)
+        obs = Observation(RS, 3)
+        assert obs.encode(view(g, 1))[obs.card_slot[seat.id]] == obs.zone_code[("night_express", None)]
+        assert obs.encode(view(g, 2))[obs.card_slot[seat.id]] == 0
+
+
+def test_owner_remembers_a_seat_after_it_left_the_station_with_the_reminder_option():
+    g = remembered_dracula(remind=True)
+    # P1 is reminded of it, on the table and in the log...
+    assert g.table.concealed_from(card(g, "red Dracula")) == []
+    assert zone_view(g, 1, "Night Express (front to back)", person=True) == ["red Dracula", "hidden yellow"]
+    assert view(g, 1, person=True).log()[-1] == "red Dracula boards the Night Express at Bat Mansion"
+    # ...and nobody else.
     for p in (2, 3):
-        assert zone_view(g, p, "Night Express (front to back)") == ["hidden red", "hidden yellow"]
-        assert "red Dracula" not in json.dumps(view(g, p).as_dict())
-        assert not any("Dracula" in line for line in view(g, p).log())
+        assert zone_view(g, p, "Night Express (front to back)", person=True) == ["hidden red", "hidden yellow"]
+        assert "red Dracula" not in json.dumps(view(g, p, person=True).as_dict())
+        assert not any("Dracula" in line for line in view(g, p, person=True).log())
+
+
+def test_the_person_at_the_terminal_is_not_reminded():
+    g = remembered_dracula(remind=False)
+    play_ticket(g, 2, "Enter")
+    play_ticket(g, 3, "Enter")  # yellow Wolfgang is pushed off the back
+    assert turn_passed_to(g, 1)
+    out = io.StringIO()
+    assert HumanAgent(io.StringIO("1\n"), out).choose(view(g, 1)) == 0  # given the agent's view, as play() does
+    screen = out.getvalue()
+    assert "Night Express (front to back)" in screen and "which ticket do you play" in screen
+    assert "Dracula" not in screen
+    agents_screen = render(view(g, 1))  # what the screen would show without the mark
+    assert "Night Express (front to back) red Dracula" in agents_screen
+    assert "  red Dracula boards the Night Express" in agents_screen
+    assert "  a face-down red card boards the Night Express" in screen
+
+
+def dracula_to_exit_at_home(remind: bool) -> Game:
+    """P1 has two monsters at home and two seats on the Night Express at Bat Mansion: red
+    Wolfgang, never seen, at the front, and red Dracula, seen at a station before, in the middle
+    (hidden from P1's screen as `board` hides it, unless the option reminds them). P1 plays Exit."""
+    arrange = position(at=BAT, train=["red Wolfgang", "red Dracula"], hands={1: ["Exit", "Advance 1", "Enter"]},
+                       stations={CASTLE: ["red Frank N. Stein"], VALLEY: ["red Sand-Ra"]})
+
+    def seen_before(game: Game) -> None:
+        arrange(game)
+        seat = card(game, "red Dracula")
+        game.table.reveal(seat, 1)
+        if not remind:
+            game.table.conceal(seat, 1)
+    g = Game(RS, 3, opts(3, first_player=1, remind_seen=remind), 5, arrange=seen_before)
+    play_ticket(g, 1, "Exit")
+    assert options(g) == ["front", "middle"]
+    return g
+
+
+def test_bots_decide_by_the_seat_they_saw_whatever_the_option():
+    # Getting red Dracula off at its home wins; a bot remembers which seat it is, as its
+    # information set holds it, with the reminder or without.
+    chosen = {}
+    for remind in (False, True):
+        g = dracula_to_exit_at_home(remind)
+        assert "red Dracula" in prompt(g, 1)
+        assert ("Dracula" in view(g, 1, person=True).decision["prompt"]) is remind
+        for seed in range(12):  # every world a bot thinks in has red Dracula where it is
+            assert train(view(g, 1).world(seed)) == ["red Wolfgang", "red Dracula"]
+        chosen[remind] = (GreedyAgent(seed=1).choose(view(g, 1)),
+                          MctsAgent(seed=1, iterations=40).choose(view(g, 1)))
+    assert chosen[False] == chosen[True] == (1, 1)  # middle: red Dracula
+
+
+def test_the_marks_are_copied_and_saved_and_older_saves_load_without_them(tmp_path):
+    g = remembered_dracula(remind=False)
+    seat = card(g, "red Dracula")
+    hidden = ["hidden red", "hidden yellow"]
+    # Copies (undo, search) carry the mark.
+    copy = g.clone()
+    assert copy.table.concealed_from(seat) == [1]
+    copy.table.reveal(seat, 1)
+    assert g.table.concealed_from(seat) == [1]
+    g.restore(copy)
+    assert g.table.concealed_from(seat) == []
+    g = remembered_dracula(remind=False)
+    # A snapshot, and a save file, keep it.
+    data = json.loads(json.dumps(g.snapshot()))
+    assert data["table"]["concealed"] == {str(seat.id): [1]}
+    write_save(g, tmp_path / "game.json", ["human", "random", "random"])
+    for back in (Game.from_snapshot(RS, data), resume(tmp_path / "game.json")[0]):
+        assert back.table.remembered_by(seat) == back.table.concealed_from(seat) == [1]
+        assert zone_view(back, 1, "Night Express (front to back)", person=True) == hidden
+        assert zone_view(back, 1, "Night Express (front to back)") == ["red Dracula", "hidden yellow"]
+    # A state saved before the marks has none: it loads, the player remembering what it says,
+    # and a replay of it compares without them.
+    del data["table"]["concealed"]
+    old = Game.from_snapshot(RS, data)
+    assert old.table.remembered_by(seat) == [1] and old.table.concealed_from(seat) == []
+    assert same_state(g, data) and not same_state(g, {**data, "table": {**data["table"], "concealed": {}}})
+
+
+@pytest.mark.parametrize("boarded, told", [(False, "red Dracula"), (True, "a face-down red card")])
+def test_undo_refused_for_a_seat_seen_since_does_not_name_it_once_concealed(boarded, told):
+    g = new_game(at=BAT, train=["red Dracula"], hands=REMEMBER_HANDS)
+    history = UndoHistory({1})
+    history.mark(g)
+    play_ticket(g, 1, "Exit")  # red Dracula gets off: P1 looks under it
+    if boarded:
+        g.table.conceal(card(g, "red Dracula"), 1)  # as boarding the Night Express again does
+    play_ticket(g, 2, "Enter")
+    play_ticket(g, 3, "Enter")
+    history.mark(g)
+    refusal = history.take_back(g)
+    assert refusal.startswith(f"Undo refused: since your last decision you have seen {told}, ")
+    assert ("Dracula" in refusal) is not boarded
 
 
 def test_a_seat_never_at_a_station_stays_unknown_to_its_owner():
@@ -678,9 +795,11 @@ LABEL_EDGE = r"(?<![\w&])({})(?![\w&])"
 def test_views_never_name_a_monster_the_player_has_not_seen(n, remind):
     """In random games, at every decision, every player's whole view (zones, counters, decision,
     log) names only seats that player has legitimately seen: their own, once at a station, and
-    the winner's seats revealed at the end. The table shows an owner their seat while it stands
-    at a station (with option remind_seen, from then on); the other players never learn a seat
+    the winner's seats revealed at the end. An owner remembers a seat once it stood at a station
+    (a bot's view keeps it); a person's screen shows it only while it stands at a station (with
+    option remind_seen, from then on), in the log too; the other players never learn a seat
     before the final reveal."""
+    kept_from_screen = 0  # times a person's screen did not show a seat they remembered
     for i in range(GAMES_PER_COUNT if not remind else 3):
         seed = game_seed(n, 7000 + i)
         game = Game(RS, n, opts(n, remind_seen=remind), seed)
@@ -692,14 +811,13 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n, remind):
         been_at_station: set[int] = set()
         logged = 0
         while True:
-            for c in seats:
-                at_station = game.table.zone_of(c).name == "at_station"
-                if at_station:
-                    been_at_station.add(c.id)
-                if not game.over:
-                    # The owner is shown exactly their seats at a station (with the reminder,
-                    # those that ever stood at one); nobody else can see any seat.
-                    shown = c.id in been_at_station if remind else at_station
+            at_station = {c.id for c in seats if game.table.zone_of(c).name == "at_station"}
+            been_at_station |= at_station
+            if not game.over:
+                for c in seats:
+                    # The owner remembers exactly their seats that ever stood at a station;
+                    # nobody else can see any seat.
+                    shown = c.id in been_at_station
                     assert game.table.remembered_by(c) == ([owner(c)] if shown else []), c.label
                     for p in game.players:
                         assert game.table.can_see(c, p) == (p == owner(c) and shown), (c.label, p)
@@ -708,12 +826,19 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n, remind):
                 pv = view(game, p)
                 data = pv.as_dict(log_last=0)
                 new_lines = pv.log(last=len(game.log) - logged) if len(game.log) > logged else []
-                text = json.dumps(data, ensure_ascii=False) + "\n" + "\n".join(new_lines)
-                unseen = [c for c in seats if c.id not in seen[p]]
-                if unseen:
-                    pattern = LABEL_EDGE.format("|".join(re.escape(c.label) for c in unseen))
-                    found = re.search(pattern, text)
-                    assert found is None, f"P{p} can read {found.group(0)} (seed {seed})"
+                told = [(json.dumps(data, ensure_ascii=False) + "\n" + "\n".join(new_lines), seen[p])]
+                if not game.over and game.pending.player == p:
+                    # The screen of the person to decide shows what they saw, and without the
+                    # reminder only while it stands at a station.
+                    on_screen = seen[p] if remind else seen[p] & at_station
+                    kept_from_screen += len(seen[p] - on_screen)
+                    told.append((render(pv.for_person()), on_screen))
+                for text, allowed in told:
+                    unseen = [c for c in seats if c.id not in allowed]
+                    if unseen:
+                        pattern = LABEL_EDGE.format("|".join(re.escape(c.label) for c in unseen))
+                        found = re.search(pattern, text)
+                        assert found is None, f"P{p} can read {found.group(0)} (seed {seed})"
                 for z in data["zones"]:
                     for shown in z["cards"]:
                         if shown.get("hidden"):
@@ -729,12 +854,15 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n, remind):
         assert sorted(at_home.values())[-1] == 3 and list(at_home.values()).count(3) == 1
         assert game.winners() == [p for p in game.players if at_home[p] == 3]
         assert game.scores() == {p: 3 if at_home[p] == 3 else 0 for p in game.players}
-        # The whole final view, log included, once more.
+        # The whole final view, log included, once more, as an agent and as a person is shown it.
         for p in game.players:
-            text = json.dumps(view(game, p).as_dict(), ensure_ascii=False)
-            unseen = [c for c in seats if c.id not in seen[p]]
-            if unseen:
-                assert not re.search(LABEL_EDGE.format("|".join(re.escape(c.label) for c in unseen)), text)
+            on_screen = seen[p] if remind else seen[p] & at_station
+            for person, allowed in ((False, seen[p]), (True, on_screen)):
+                text = json.dumps(view(game, p, person=person).as_dict(), ensure_ascii=False)
+                unseen = [c for c in seats if c.id not in allowed]
+                if unseen:
+                    assert not re.search(LABEL_EDGE.format("|".join(re.escape(c.label) for c in unseen)), text)
+    assert (kept_from_screen > 0) == (not remind), "no seat was kept from a screen: the test could not fail"
 
 
 def test_heuristic_counts_seats_riding_and_those_at_their_home_station():

@@ -124,7 +124,7 @@ class RulesetEnv(AECEnv):
         """The view of the agent to act (at the end, of the last), as text."""
         if self._game is None:
             return None
-        text = render(view(self._game, self.possible_agents.index(self.agent_selection) + 1))
+        text = render(view(self._game, self.possible_agents.index(self.agent_selection) + 1, person=True))
         if self.render_mode == "human":
             print(text)
             return None

@@ -519,7 +519,7 @@ def reveal(g, card, player):
 
 @builtin("conceal(card, player)", EFFECT, example="conceal(seat, seat.colour_owner)")
 def conceal(g, card, player):
-    """Stop showing a player a card that reveal showed them: from now on they see it only as its face and zone allow (what they remember is their own business)."""
+    """Stop reminding a player of a card that reveal showed them, when remembering it is part of the game: the screen of a person at the terminal shows it only as its face and zone allow (its back, in the log too), until the card is shown to them again. Bots and the Python API keep what the player was shown: it is their information set."""
     g.table.conceal(_card(card, "conceal's first argument"), _player(g, player))
 
 
