@@ -137,6 +137,10 @@ class PlayerView:
         return label(Player(self.player), None, self._names) if self.player else None  # 0: no seat
 
     @property
+    def game_name(self) -> str:
+        return _game_of(self).rules.name
+
+    @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
         d = _game_of(self).pending
@@ -170,6 +174,15 @@ class PlayerView:
                     self._decision["options"] = [self._label(o) for o in d.options]
         return self._decision  # type: ignore[return-value]
 
+    def option_cards(self) -> list[dict[str, Any] | None]:
+        """For each option of this player's decision, the card it is (as `card_view` shows it
+        to them), or None for an option that is no card: what a person may read of an option."""
+        game = _game_of(self)
+        d = game.pending
+        if d is None or self.option_count == 0:
+            return []
+        return [card_view(game.table, o, self.player) if type(o) is Card else None for o in d.options]
+
     def zones(self) -> list[dict[str, Any]]:
         """Every zone with what the player may see of it; empty zones of a card or of a place
         (there are many, and an empty one says nothing) are left out. Within a family of zones
@@ -190,6 +203,7 @@ class PlayerView:
                 continue
             key = z.key if type(z.key) is not tuple else " ".join(self._label(k) for k in z.key)
             entry = {"name": z.name, "key": self._label(key) if key is not None else None,
+                     "mine": type(z.key) is Player and z.key == self.player,
                      "label": self._label(z), "display": z.spec.display, "count": len(held),
                      "cards": self._cards(table, z)}
             if z.holder is not None and self.player is not None and not table.can_see(z.holder, self.player):
@@ -277,7 +291,7 @@ def view(game: Game, player: int | None, names: dict[int, str] | None = None) ->
     return pv
 
 
-def _shown(value: Any, top: bool = True) -> str:
+def counter_text(value: Any, top: bool = True) -> str:
     """A counter's plain value (`plain`) as the terminal shows it, in the words of the log:
     a list as its items with ", " between (an empty one "-", one inside a list in brackets), a
     table as "key: value" pairs, yes/no, "nothing", numbers plainly."""
@@ -290,11 +304,20 @@ def _shown(value: Any, top: bool = True) -> str:
     if isinstance(value, list):
         if not value:
             return "-"
-        inner = ", ".join(_shown(v, False) for v in value)
+        inner = ", ".join(counter_text(v, False) for v in value)
         return inner if top or len(value) < 2 else f"({inner})"
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_shown(x, False)}" for k, x in value.items())
+        return ", ".join(f"{k}: {counter_text(x, False)}" for k, x in value.items())
     return str(value)
+
+
+def zone_text(zone: dict[str, Any]) -> str:
+    """What a zone of `PlayerView.zones()` holds, as one line: the labels of the cards shown,
+    then how many are face down; "-" when empty."""
+    shown = [c.get("label") or "?" for c in zone["cards"] if not c.get("hidden")]
+    hidden = sum(1 for c in zone["cards"] if c.get("hidden"))
+    parts = shown + ([f"{hidden} face-down"] if hidden else [])
+    return ", ".join(parts) if parts else "-"
 
 
 def render(pv: PlayerView, log_lines: int = 8) -> str:
@@ -307,12 +330,9 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
     for z in v["zones"]:
         if not z["display"]:
             continue
-        shown = [c.get("label") or "?" for c in z["cards"] if not c.get("hidden")]
-        hidden = sum(1 for c in z["cards"] if c.get("hidden"))
-        parts = shown + ([f"{hidden} face-down"] if hidden else [])
-        lines.append(f"  {z['label']:<22} " + (", ".join(parts) if parts else "-"))
+        lines.append(f"  {z['label']:<22} {zone_text(z)}")
     for name, value in v["counters"].items():
-        lines.append(f"  {name.replace('_', ' '):<22} {_shown(value)}")
+        lines.append(f"  {name.replace('_', ' '):<22} {counter_text(value)}")
     if v["log"]:
         lines.append("  -- recent --")
         lines.extend(f"  {line}" for line in v["log"])
