@@ -106,7 +106,8 @@ class HumanAgent:
         self.stdout = stdout or sys.stdout
         self.hot_seat = hot_seat
         self.terminal = Terminal(self.stdin, self.stdout, plain)
-        self.read: dict[int | None, int] = {}  # per player, the log lines they had read when they last chose
+        # Per player, the log lines and forced choices they had been told of when they last chose.
+        self.read: dict[int | None, tuple[int, int]] = {}
 
     def say(self, text: str) -> None:
         self.terminal.say(text)
@@ -114,8 +115,8 @@ class HumanAgent:
     def choose(self, view: PlayerView) -> int:
         if self.hot_seat is not None and view.player is not None:
             self.hot_seat.hand_to(view.player)
-        log = view.log()
-        news = log[self.read.get(view.player, 0):]
+        log, forced = view.log(), view.forced()
+        news = self._news(log, forced, *self.read.get(view.player, (0, 0)))
         order = option_order(view)
         labels = [view.decision["options"][i] for i in order]
         self._draw(view, news, labels)
@@ -126,7 +127,7 @@ class HumanAgent:
             word, rest = word.lower(), rest.strip()
             if text.isascii() and text.isdigit() and len(text) <= 9:
                 if 1 <= int(text) <= n:
-                    self.read[view.player] = len(log)
+                    self.read[view.player] = (len(log), len(forced))
                     return order[int(text) - 1]
                 self.say(f"{int(text)} is not an option; type a number from 1 to {n}.")
             elif not text:
@@ -154,6 +155,15 @@ class HumanAgent:
                 shown = text if len(text) <= 20 else text[:20] + "..."
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{shown}' {what}; type a number from 1 to {n}, or ? for help.")
+
+    @staticmethod
+    def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:
+        """What happened since the log had `lines` lines and `choices` choices had been forced:
+        the new log lines, each new forced choice at its place among them."""
+        news = log[lines:]
+        for at, text in reversed(forced[choices:]):
+            news.insert(max(at - lines, 0), text)
+        return news
 
     def _draw(self, view: PlayerView, news: list[str], labels: list[str]) -> None:
         """The decision's screen, the news that does not fit on it paged before it."""

@@ -78,7 +78,7 @@ def table_blocks(pv: PlayerView, width: int | None, everything: bool = False) ->
     `everything` (the `t` command), since they say little and the screen is small."""
     blocks: list[list[Line]] = []
     for name, art in pv.boards().items():
-        blocks.append([Line(f"  [{name}]", "bold")] + [Line(a) for a in art.split("\n")])
+        blocks.append([Line(f"  [{name}]", "bold")] + [Line(t) for a in art.split("\n") for t in wrap(a, width, 4)])
     for z in pv.zones():
         if z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
             blocks.append(entry(z["label"], zone_text(z), width))

@@ -14,7 +14,7 @@ from typing import Any
 from .errors import IllegalMove
 from .game import Game, LogEntry
 from .lang.compiler import evaluate
-from .board import Board, Place, render_hex
+from .board import Board, Place, render_board
 from .table import Card, Player, Table, Zone
 from .text import Text, face_down, number_text
 from .values import Lambda
@@ -242,10 +242,18 @@ class PlayerView:
         entries = game.log if last is None else game.log[-last:] if last else []
         return [log_line(e, self.player, self._names, game.table) for e in entries]
 
+    def forced(self) -> list[tuple[int, str]]:
+        """This player's choices that the rules made for them, each option being the only one,
+        as (the number of log lines before it, a line telling it)."""
+        game = _game_of(self)
+        return [(f.at, f"Your only option: {self._label(f.value)} ("
+                       + "".join(p if type(p) is str else self._label(p) for p in f.prompt) + ")")
+                for f in game.forced if f.player == self.player]
+
     def boards(self) -> dict[str, str]:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
         game = _game_of(self)
-        return {name: render_hex(game.rules.boards[name],
+        return {name: render_board(game.rules.boards[name],
                                  lambda place, show=show: self._label(evaluate(show, game, {"place": place})))
                 for name, show in game.rules.board_display.items()}
 
