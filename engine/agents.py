@@ -108,6 +108,7 @@ class HumanAgent:
         self.terminal = Terminal(self.stdin, self.stdout, plain)
         # Per player, the log lines and forced choices they had been told of when they last chose.
         self.read: dict[int | None, tuple[int, int]] = {}
+        self.notice: list[str] = []  # what came of a request (undo, save), told on the next screen
 
     def say(self, text: str) -> None:
         self.terminal.say(text)
@@ -119,7 +120,8 @@ class HumanAgent:
         news = self._news(log, forced, *self.read.get(view.player, (0, 0)))
         order = option_order(view)
         labels = [view.decision["options"][i] for i in order]
-        self._draw(view, news, labels)
+        notice, self.notice = self.notice, []
+        self._draw(view, news, labels, notice)
         n = len(labels)
         while True:
             text = ask(self.stdin, self.stdout, f"Choose 1-{n} (? for help): ")
@@ -135,11 +137,11 @@ class HumanAgent:
             elif text in ("?", "h", "help"):
                 self.say(HELP)
             elif word in ("u", "undo") and not rest:
-                raise TakeBack(self.say)
+                raise TakeBack(self.notice.append)
             elif word in ("s", "save"):
                 path = rest or ask(self.stdin, self.stdout, "Save to which file? (empty: don't save) ")
                 if path:
-                    raise SaveRequest(path, self.say)
+                    raise SaveRequest(path, self.notice.append)
             elif word in ("i", "info"):
                 self._info(view, rest, order)
             elif text.lower() == "log":
@@ -150,7 +152,7 @@ class HumanAgent:
                 width, _ = self.terminal.size()
                 self.terminal.page([line for block in table_blocks(view, width, everything=True) for line in block])
             elif text.lower() in ("r", "redraw"):
-                self._draw(view, news, labels)
+                self._draw(view, news, labels, notice)
             else:
                 shown = text if len(text) <= 20 else text[:20] + "..."
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
@@ -165,10 +167,10 @@ class HumanAgent:
             news.insert(max(at - lines, 0), text)
         return news
 
-    def _draw(self, view: PlayerView, news: list[str], labels: list[str]) -> None:
+    def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str]) -> None:
         """The decision's screen, the news that does not fit on it paged before it."""
         width, height = self.terminal.size()
-        earlier, screen = decision_screen(view, news, labels, width, height)
+        earlier, screen = decision_screen(view, news, labels, width, height, notice)
         self.terminal.clear()
         if earlier:
             self.terminal.page(heading(f"since your last decision ({len(news)} lines)", width) + earlier, more=True)

@@ -113,21 +113,24 @@ def option_lines(labels: list[str], width: int | None) -> list[Line]:
 
 
 def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: int | None,
-                    height: int | None) -> tuple[list[Line], list[Line]]:
+                    height: int | None, notice: list[str] = ()) -> tuple[list[Line], list[Line]]:
     """The screen of a decision as (news too long for it, to be paged first; the screen): a
     title, the table as far as it fits, what happened since the viewer last decided, their
     own hand and position, and the options; the prompt goes on the line after it. With no
     `height` (not a terminal), all of it."""
     decision = pv.decision
-    title = Line(f"== {pv.game_name} ==  you are {pv.you}  (t: the whole table, ?: help)", "bold")
+    title = f"== {pv.game_name} ==  you are {pv.you}"
+    hint = "  (t: the whole table, ?: help)"
+    title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
     own = own_lines(pv, width)
-    options = heading(f"{pv.you}: {decision['prompt']}", width) + option_lines(labels, width)
+    options = heading(f"{pv.you}: {decision['prompt']}", width) + option_lines(labels, width) + \
+        [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = [[Line(t) for t in wrap(f"  {item}", width, 6)] for item in news]
     news_head = heading("since your last decision" if news else "nothing new since your last decision")
     blocks = table_blocks(pv, width)
     if height is None:
         table = [line for block in blocks for line in block]
-        return [], [title] + table + news_head + [line for item in items for line in item] + \
+        return [], title + table + news_head + [line for item in items for line in item] + \
             heading("yours") + own + options
     room = height - (1 + len(options) + len(own) + 1 + 1 + 1)  # title, options, own and its heading, news heading, prompt
     shown = 0  # the last news items that fit, whole; the earlier ones are paged first
@@ -146,7 +149,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
             table.append(Line("  ... more of the table: type t", "dim"))
     if earlier:
         news_head = heading(f"since your last decision (the last {shown} of {len(news)} lines)", width)
-    return earlier, [title] + table + news_head + news_lines + heading("yours") + own + options
+    return earlier, title + table + news_head + news_lines + heading("yours") + own + options
 
 
 def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
