@@ -16,7 +16,7 @@ from typing import Any, Callable, Protocol, TextIO
 
 from .errors import EngineError, suggest
 from .saves import SaveRequest
-from .screen import Line, card_lines, decision_screen, heading, named_cards, option_order, table_blocks, wrap
+from .screen import Line, card_lines, decision_screen, named_cards, option_order, table_blocks, wrap
 from .terminal import Terminal
 from .undo import TakeBack
 from .view import PlayerView
@@ -168,12 +168,12 @@ class HumanAgent:
         return news
 
     def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str]) -> None:
-        """The decision's screen, the news that does not fit on it paged before it."""
+        """The decision's screen, what does not fit on it (news first) paged before it."""
         width, height = self.terminal.size()
-        earlier, screen = decision_screen(view, news, labels, width, height, notice)
+        before, screen = decision_screen(view, news, labels, width, height, notice)
         self.terminal.clear()
-        if earlier:
-            self.terminal.page(heading(f"since your last decision ({len(news)} lines)", width) + earlier, more=True)
+        if before:
+            self.terminal.page(before, more=True)
             self.terminal.clear()
         elif not self.terminal.is_tty:
             self.say("")

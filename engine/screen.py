@@ -114,29 +114,35 @@ def option_lines(labels: list[str], width: int | None) -> list[Line]:
 
 def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: int | None,
                     height: int | None, notice: list[str] = ()) -> tuple[list[Line], list[Line]]:
-    """The screen of a decision as (news too long for it, to be paged first; the screen): a
-    title, the table as far as it fits, what happened since the viewer last decided, their
-    own hand and position, and the options; the prompt goes on the line after it. With no
-    `height` (not a terminal), all of it."""
+    """The screen of a decision as (what does not fit on it, to be paged first; the screen).
+    The screen has a title, the table as far as it fits, what happened since the viewer last
+    decided, their own hand and position, the options and any `notice` (what came of a
+    request); the prompt goes on the line after it. The news that does not fit is paged first,
+    and so, when the options leave no room, is all of it, and then the top of the screen
+    itself. With no `height` (not a terminal), all of it on the screen."""
     decision = pv.decision
     title = f"== {pv.game_name} ==  you are {pv.you}"
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
-    own = own_lines(pv, width)
-    options = heading(f"{pv.you}: {decision['prompt']}", width) + option_lines(labels, width) + \
-        [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
+    mine = heading("yours") + own_lines(pv, width) + heading(f"{pv.you}: {decision['prompt']}", width) + \
+        option_lines(labels, width) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = [[Line(t) for t in wrap(f"  {item}", width, 6)] for item in news]
-    news_head = heading("since your last decision" if news else "nothing new since your last decision")
+    news_head = heading("since your last decision" if news else "nothing new since your last decision", width)
     blocks = table_blocks(pv, width)
     if height is None:
         table = [line for block in blocks for line in block]
-        return [], title + table + news_head + [line for item in items for line in item] + \
-            heading("yours") + own + options
-    room = height - (1 + len(options) + len(own) + 1 + 1 + 1)  # title, options, own and its heading, news heading, prompt
+        return [], title + table + news_head + [line for item in items for line in item] + mine
+    room = height - (len(title) + len(news_head) + len(mine) + 1)  # the prompt's line too
+    if room < 0:  # the options fill the screen: news first, then the screen as far as it fits
+        before = (heading(f"since your last decision ({len(news)} lines)", width) if news else news_head) + \
+            [line for item in items for line in item]
+        screen = title + mine
+        cut = max(len(screen) + 1 - height, 0)
+        return before + screen[:cut], screen[cut:]
     shown = 0  # the last news items that fit, whole; the earlier ones are paged first
     while shown < len(items) and sum(len(item) for item in items[-shown - 1:]) <= room:
         shown += 1
-    earlier = [line for item in items[:len(items) - shown] for line in item]
+    before = [line for item in items[:len(items) - shown] for line in item]
     news_lines = [line for item in items[len(items) - shown:] for line in item]
     room -= len(news_lines)
     table = [line for block in blocks for line in block]
@@ -147,9 +153,10 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
                 table += block
         if room > 0:
             table.append(Line("  ... more of the table: type t", "dim"))
-    if earlier:
+    if before:
+        before = heading(f"since your last decision ({len(news)} lines)", width) + before
         news_head = heading(f"since your last decision (the last {shown} of {len(news)} lines)", width)
-    return earlier, title + table + news_head + news_lines + heading("yours") + own + options
+    return before, title + table + news_head + news_lines + mine
 
 
 def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:

@@ -62,16 +62,20 @@ def at_a_decision(rows: list[str]) -> bool:
 
 
 def check_one_screen(rows: list[str]) -> None:
-    """What a person needs is on the screen at once: nothing has scrolled off the top."""
+    """What a person needs is on the screen at once: nothing has scrolled off the top. (Only
+    options that fill the screen push its top, and the news, onto pages before it.)"""
     text = "\n".join(rows)
-    assert rows[0].startswith("== ") and "you are P1 (human)" in rows[0], text
-    assert any(r.startswith("-- since your last decision") or r.startswith("-- nothing new") for r in rows), text
-    assert "-- yours --" in rows, text
     n = int(re.match(r"Choose 1-(\d+)", rows[-1]).group(1))
-    options = " ".join(rows[rows.index("-- yours --"):])
+    options = " ".join(rows[next(i for i, r in enumerate(rows) if r.startswith("-- P1 (human): ")):])
     for i in range(1, n + 1):
         assert re.search(rf"(^|\s){i}\. ", options), f"option {i} is not on the screen:\n{text}"
     assert all(len(r) <= COLUMNS for r in rows)
+    if rows[0].startswith("== "):
+        assert "you are P1 (human)" in rows[0], text
+        assert any(r.startswith("-- since your last decision") or r.startswith("-- nothing new") for r in rows), text
+        assert "-- yours --" in rows, text
+    else:  # options that fill the screen, all of it theirs
+        assert len(rows) == LINES and not any(r.startswith("-- since your last") for r in rows), text
 
 
 def play_through(screen: Screen, decisions: int) -> int:
