@@ -124,7 +124,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     title = f"== {pv.game_name} ==  you are {pv.you}"
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
-    mine = heading("yours") + own_lines(pv, width) + heading(f"{pv.you}: {decision['prompt']}", width) + \
+    mine = heading("yours") + own_lines(pv, width) + heading(decision["prompt"], width) + \
         option_lines(labels, width) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = [[Line(t) for t in wrap(f"  {item}", width, 6)] for item in news]
     news_head = heading("since your last decision" if news else "nothing new since your last decision", width)

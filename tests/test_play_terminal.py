@@ -66,7 +66,7 @@ def check_one_screen(rows: list[str]) -> None:
     options that fill the screen push its top, and the news, onto pages before it.)"""
     text = "\n".join(rows)
     n = int(re.match(r"Choose 1-(\d+)", rows[-1]).group(1))
-    options = " ".join(rows[next(i for i, r in enumerate(rows) if r.startswith("-- P1 (human): ")):])
+    options = " ".join(rows[next(i for i, r in enumerate(rows) if re.match(r"\s+1\. ", r)):])
     for i in range(1, n + 1):
         assert re.search(rf"(^|\s){i}\. ", options), f"option {i} is not on the screen:\n{text}"
     assert all(len(r) <= COLUMNS for r in rows)
