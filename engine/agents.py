@@ -154,9 +154,8 @@ class HumanAgent:
             elif text.lower() in ("r", "redraw"):
                 self._draw(view, news, labels, notice)
             else:
-                shown = text if len(text) <= 20 else text[:20] + "..."
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
-                self.say(f"'{shown}' {what}; type a number from 1 to {n}, or ? for help.")
+                self.say(f"'{_short(text)}' {what}; type a number from 1 to {n}, or ? for help.")
 
     @staticmethod
     def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:
@@ -185,7 +184,7 @@ class HumanAgent:
         if not what:
             self.say("Say which card: i 3 for option 3, or i and (part of) a card's name.")
             return
-        if what.isascii() and what.isdigit():
+        if what.isascii() and what.isdigit() and len(what) <= 9:
             k, cards = int(what), view.option_cards()
             if not 1 <= k <= len(order):
                 self.say(f"{k} is not an option; type i and a number from 1 to {len(order)}.")
@@ -196,11 +195,18 @@ class HumanAgent:
             return
         found = named_cards(view, what)
         if not found:
-            self.say(f"No card you can see is called '{what}'.")
+            self.say(f"No card you can see is called '{_short(what)}'.")
         elif len(found) > 1:
-            self.say(f"'{what}' may be any of {', '.join(found)}; say which.")
+            names = list(found)
+            listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+            self.say(f"'{_short(what)}' may be any of {listed}; say which.")
         else:
             self.terminal.show(card_lines(next(iter(found.values())), self.terminal.size()[0]))
+
+
+def _short(text: str) -> str:
+    """What a person typed, cut short to be quoted back to them."""
+    return text if len(text) <= 20 else text[:20] + "..."
 
 
 SEATS_HELP = """\

@@ -68,7 +68,11 @@ class Terminal:
             if start + step < len(lines) or more:
                 self.stdout.write(f"-- more ({min(start + step, len(lines))} of {len(lines)} lines): Enter, q to stop -- ")
                 self.stdout.flush()
-                if self.stdin.readline().strip().lower() in ("q", "quit"):
+                try:
+                    answer = self.stdin.readline()
+                except KeyboardInterrupt:  # Ctrl-C stops the paging, as q does
+                    answer = "q"
+                if answer.strip().lower() in ("q", "quit"):
                     return
 
 

@@ -132,8 +132,11 @@ def test_info_never_tells_a_card_the_person_cannot_see():
 
 
 def test_info_of_a_name_several_cards_hold_asks_which():
-    _, out = ask(at_p1("trick_of_the_rails"), "i railway station\ni\ni 99\n1\n")
+    _, out = ask(at_p1("trick_of_the_rails"), "i station\ni o\ni\ni 99\ni " + "9" * 5000 + "\n1\n")
+    assert "'station' may be any of B&O Station, C&O Station, ERIE Station, NYC Station, PRR Station; say which" in out
+    assert " more; say which." in out  # many: the first few
     assert "Say which card" in out and "99 is not an option" in out
+    assert "No card you can see is called '99999999999999999999...'" in out
 
 
 def test_log_tells_everything_and_the_table_every_zone():
