@@ -83,12 +83,12 @@ class HotSeat:
 
 HELP = """\
 Type the number of an option to choose it, or a command:
-  i N, i NAME  what a card says: option N, or a card you can see by its name (or part of it)
-  log          everything that has happened that you may know, a page at a time
+  i N, i NAME  what a card says: option N, or a card you see, by its name
+  log          all that has happened that you may know, a page at a time
   t            the whole table
   r            this decision's screen again
   u            take back your last decision
-  s [FILE]     save the game to FILE and go on (engine play --resume FILE continues it)
+  s [FILE]     save the game to FILE and go on (engine play --resume FILE)
   q            stop the game (you are offered to save)
   ?            this help"""
 

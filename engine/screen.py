@@ -59,8 +59,9 @@ def _per_player(value: Any, pv: PlayerView) -> bool:
 
 
 def own_lines(pv: PlayerView, width: int | None) -> list[Line]:
-    """The viewer's own zones (their hand first, as the rules list them) and their share of
-    every counter kept per player, on one line."""
+    """The viewer's own zones (a zone of a family per player: their hand, their tableau...), in
+    the order the rules declare them, and their share of every counter kept per player, on one
+    line."""
     lines: list[Line] = []
     for z in pv.zones():
         if z["display"] and z["mine"]:
@@ -107,6 +108,8 @@ def option_lines(labels: list[str], width: int | None) -> list[Line]:
         return [Line(c) for c in cells]
     cell_width = max(len(c) for c in cells) + 2
     columns = max(1, min(len(cells), width // cell_width))
+    if columns == 1:
+        return [Line(t) for c in cells for t in wrap(c, width, 5)]
     rows = -(-len(cells) // columns)
     return [Line("".join(cells[r + c * rows].ljust(cell_width) for c in range(columns)
                          if r + c * rows < len(cells)).rstrip()) for r in range(rows)]

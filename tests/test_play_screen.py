@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import HumanAgent, make_agents
+from engine.agents import HELP, HumanAgent, make_agents
 from engine.game import Game
 from engine.ruleset import load_ruleset
 from engine.saves import SaveRequest
@@ -94,6 +94,7 @@ def test_help_names_every_command():
     _, out = ask(at_p1("trick_of_the_rails"), "?\n1\n")
     for command in ("i N, i NAME", "log", "t ", "r ", "u ", "s [FILE]", "q ", "? "):
         assert f"\n  {command}" in out
+    assert all(len(line) <= 80 for line in HELP.splitlines())
 
 
 def test_info_tells_what_an_event_card_says():
