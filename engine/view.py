@@ -309,7 +309,7 @@ def counter_text(value: Any, top: bool = True) -> str:
         return "nothing"
     if isinstance(value, float):
         return number_text(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         if not value:
             return "-"
         inner = ", ".join(counter_text(v, False) for v in value)

@@ -107,6 +107,11 @@ def test_info_tells_what_an_event_card_says():
     assert " ".join(future["text"].split()) in " ".join(out.split())
 
 
+def test_info_tells_a_list_in_words():
+    _, out = ask(at_p1("isle_of_trains"), "i cork\n1\n")
+    assert "\n  goods:                oil, box\n" in out
+
+
 def test_info_of_an_option_by_its_number():
     game = at_p1("isle_of_trains")
     pv = view(game, 1)
