@@ -12,7 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from .view import PlayerView, counter_text, zone_text
+from .view import PlayerView, counter_text, face_shown, zone_text
 
 LABEL_WIDTH = 20  # the column of labels; a longer label pushes its value along, after a colon
 
@@ -165,7 +165,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
 def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
     """A card as `card_view` shows it to the viewer: its label, then every property it shows
     (a face-down card: only those printed on its back)."""
-    title = "a face-down card" if card.get("hidden") else card["label"]
+    title = card["label"] if face_shown(card) else "a face-down card"
     props = {k: v for k, v in card.items() if k not in ("id", "label", "hidden")}
     lines = [Line(title, "bold")]
     for name, value in props.items():
@@ -176,8 +176,8 @@ def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
 def named_cards(pv: PlayerView, name: str) -> dict[str, dict[str, Any]]:
     """The cards the viewer can see (on the table or among their options) called `name`, or,
     when none is, whose label holds it; by label (copies of a card read alike)."""
-    cards = [c for z in pv.zones() for c in z["cards"] if not c.get("hidden")]
-    cards += [c for c in pv.option_cards() if c is not None and not c.get("hidden")]
+    cards = [c for z in pv.zones() for c in z["cards"] if face_shown(c)]
+    cards += [c for c in pv.option_cards() if c is not None and face_shown(c)]
     wanted = name.casefold()
     for match in (lambda label: label == wanted, lambda label: wanted in label):
         found = {c["label"]: c for c in cards if match(c["label"].casefold())}

@@ -319,11 +319,17 @@ def counter_text(value: Any, top: bool = True) -> str:
     return str(value)
 
 
+def face_shown(card: dict[str, Any]) -> bool:
+    """Whether a person is shown a card of a view (`card_view`) by its face: the one test the
+    terminal's screens make before they show a card's label or properties."""
+    return not card.get("hidden")
+
+
 def zone_text(zone: dict[str, Any]) -> str:
     """What a zone of `PlayerView.zones()` holds, as one line: the labels of the cards shown,
     then how many are face down; "-" when empty."""
-    shown = [c.get("label") or "?" for c in zone["cards"] if not c.get("hidden")]
-    hidden = sum(1 for c in zone["cards"] if c.get("hidden"))
+    shown = [c.get("label") or "?" for c in zone["cards"] if face_shown(c)]
+    hidden = sum(1 for c in zone["cards"] if not face_shown(c))
     parts = shown + ([f"{hidden} face-down"] if hidden else [])
     return ", ".join(parts) if parts else "-"
 

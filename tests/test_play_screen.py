@@ -137,6 +137,24 @@ def test_info_never_tells_a_card_the_person_cannot_see():
     assert f"No card you can see is called '{hidden}'" in out
 
 
+def test_info_of_a_face_down_option_tells_only_its_back():
+    game = new_game("trainsilvania", seed=5)
+    bots = make_agents(["random"] * 4, 5)
+    while True:
+        to_p1(game, bots)
+        cards = view(game, 1).option_cards()
+        if any(c is not None and c.get("hidden") for c in cards):
+            break
+        game.apply(bots[0].choose(view(game, 1)))
+    k = next(i for i, c in enumerate(cards) if c is not None and c.get("hidden"))
+    number = option_order(view(game, 1)).index(k) + 1
+    _, out = ask(game, f"i {number}\n1\n")
+    told = out.split("(? for help): ")[1].split("Choose")[0]
+    assert told.startswith("a face-down card\n")
+    assert game.pending.options[k].label not in told
+    assert all(f"  {name}:" in told for name in cards[k] if name != "hidden")
+
+
 def test_info_of_a_name_several_cards_hold_asks_which():
     _, out = ask(at_p1("trick_of_the_rails"), "i station\ni o\ni\ni 99\ni " + "9" * 5000 + "\n1\n")
     assert "'station' may be any of B&O Station, C&O Station, ERIE Station, NYC Station, PRR Station; say which" in out
