@@ -242,8 +242,8 @@ class Game:
 
     def force(self, player: Any, value: Any, prompt: tuple) -> None:
         """Note that `player` had `value` as their only option (choose() then asks nothing),
-        to tell them so; kept with the log, and like it only when the log is."""
-        if self.keep_log and isinstance(player, int):
+        to tell them so; choose() calls it only when the game keeps its log."""
+        if isinstance(player, int):
             self.forced.append(Forced(len(self.log), Player(player), value, prompt))
 
     def end(self, reason: str) -> None:
