@@ -126,8 +126,9 @@ def _parser() -> argparse.ArgumentParser:
                         "is one screen: the table as far as it fits, what happened since your last decision, your "
                         "hand and position, the options. At a prompt, type an option's number, or ? for the "
                         "commands: i N shows what a card says, log the whole log, t the table, u takes back your "
-                        "last decision, s FILE saves, q stops (you are offered to save). Several human seats share the terminal: between two people's turns "
-                        "the screen is cleared and the keyboard handed over."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        "last decision, s FILE saves, q stops (you are offered to save). Several human seats "
+                        "share the terminal: between two people's turns the screen is cleared and the keyboard "
+                        "handed over."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
