@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, TextIO
 
 from .errors import EngineError, suggest
+from .saves import SaveRequest
+from .screen import Line, card_lines, decision_screen, named_cards, option_order, table_blocks, wrap
+from .terminal import Terminal
 from .undo import TakeBack
-from .view import PlayerView, render
+from .view import PlayerView
 
 
 class Agent(Protocol):
@@ -78,50 +81,133 @@ class HotSeat:
         self.last = player
 
 
-class HumanAgent:
-    """A person at the terminal: sees their own view and the numbered options; `u` asks for
-    their last decision back (see undo.py), `q` stops the game. With a `hot_seat`, one of several
-    people at the terminal, who is handed the keyboard before seeing their view."""
+HELP = """\
+Type the number of an option to choose it, or a command:
+  i N, i NAME  what a card says: option N, or a card you see, by its name
+  log          all that has happened that you may know, a page at a time
+  t            the whole table
+  r            this decision's screen again
+  u            take back your last decision
+  s [FILE]     save the game to FILE and go on (engine play --resume FILE)
+  q            stop the game (you are offered to save)
+  ?            this help"""
 
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, hot_seat: HotSeat | None = None):
+
+class HumanAgent:
+    """A person at the terminal: sees their own view on one screen (screen.py) with what
+    happened since they last decided, and chooses an option by its number; commands (HELP)
+    show a card, the log or the table, take back a decision (see undo.py), save or stop. With
+    a `hot_seat`, one of several people at the terminal, who is handed the keyboard before
+    seeing their view. `plain`: no colour even on a terminal."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, hot_seat: HotSeat | None = None,
+                 plain: bool = False):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.hot_seat = hot_seat
+        self.terminal = Terminal(self.stdin, self.stdout, plain)
+        # Per player, the log lines and forced choices they had been told of when they last chose.
+        self.read: dict[int | None, tuple[int, int]] = {}
+        self.notice: list[str] = []  # what came of a request (undo, save), told on the next screen
 
     def say(self, text: str) -> None:
-        self.stdout.write(text + "\n")
-        self.stdout.flush()
+        self.terminal.say(text)
 
     def choose(self, view: PlayerView) -> int:
         view = view.for_person()  # the screen does not remind them of what they must remember
-        decision = view.decision
         if self.hot_seat is not None and view.player is not None:
             self.hot_seat.hand_to(view.player)
-        self.say("")
-        self.say(render(view))
-        self.say(f"\n{view.you}: {decision['prompt']}")
-        for i, option in enumerate(decision["options"], 1):
-            self.say(f"  {i:>2}. {option}")
-        n = len(decision["options"])
+        log, forced = view.log(), view.forced()
+        news = self._news(log, forced, *self.read.get(view.player, (0, 0)))
+        order = option_order(view)
+        labels = [view.decision["options"][i] for i in order]
+        notice, self.notice = self.notice, []
+        self._draw(view, news, labels, notice)
+        n = len(labels)
         while True:
-            text = ask(self.stdin, self.stdout, f"Choose 1-{n} (u to undo, q to quit): ")
-            if text.lower() in ("u", "undo"):
-                raise TakeBack(self.say)
-            if not text:
-                self.say("Please type the number of an option.")
-                continue
-            if not (text.isascii() and text.isdigit()) or len(text) > 9:
-                shown = text if len(text) <= 20 else text[:20] + "..."
-                if text.isascii() and text.isdigit():
-                    self.say(f"{shown} is not an option; type a number from 1 to {n}.")
-                else:
-                    self.say(f"'{shown}' is not a number; type a number from 1 to {n}.")
-                continue
-            choice = int(text)
-            if not 1 <= choice <= n:
-                self.say(f"{choice} is not an option; type a number from 1 to {n}.")
-                continue
-            return choice - 1
+            text = ask(self.stdin, self.stdout, f"Choose 1-{n} (? for help): ")
+            word, _, rest = text.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if text.isascii() and text.isdigit() and len(text) <= 9:
+                if 1 <= int(text) <= n:
+                    self.read[view.player] = (len(log), len(forced))
+                    return order[int(text) - 1]
+                self.say(f"{int(text)} is not an option; type a number from 1 to {n}.")
+            elif not text:
+                self.say("Please type the number of an option (? for help).")
+            elif text in ("?", "h", "help"):
+                self.say(HELP)
+            elif word in ("u", "undo") and not rest:
+                raise TakeBack(self.notice.append)
+            elif word in ("s", "save"):
+                path = rest or ask(self.stdin, self.stdout, "Save to which file? (empty: don't save) ")
+                if path:
+                    raise SaveRequest(path, self.notice.append)
+            elif word in ("i", "info"):
+                self._info(view, rest, order)
+            elif text.lower() == "log":
+                width, _ = self.terminal.size()
+                self.terminal.page([Line(t) for line in log for t in wrap(f"  {line}", width, 6)]
+                                   or [Line("Nothing has happened yet.")])
+            elif text.lower() in ("t", "table"):
+                width, _ = self.terminal.size()
+                self.terminal.page([line for block in table_blocks(view, width, everything=True) for line in block])
+            elif text.lower() in ("r", "redraw"):
+                self._draw(view, news, labels, notice)
+            else:
+                what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
+                self.say(f"'{_short(text)}' {what}; type a number from 1 to {n}, or ? for help.")
+
+    @staticmethod
+    def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:
+        """What happened since the log had `lines` lines and `choices` choices had been forced:
+        the new log lines, each new forced choice at its place among them."""
+        news = log[lines:]
+        for at, text in reversed(forced[choices:]):
+            news.insert(max(at - lines, 0), text)
+        return news
+
+    def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str]) -> None:
+        """The decision's screen, what does not fit on it (news first) paged before it."""
+        width, height = self.terminal.size()
+        before, screen = decision_screen(view, news, labels, width, height, notice)
+        self.terminal.clear()
+        if before:
+            self.terminal.page(before, more=True)
+            self.terminal.clear()
+        elif not self.terminal.is_tty:
+            self.say("")
+        self.terminal.show(screen)
+
+    def _info(self, view: PlayerView, what: str, order: list[int]) -> None:
+        """What a card says, as the person may see it: option `what` (a number) or the card
+        they can see whose name is, or holds, `what`."""
+        if not what:
+            self.say("Say which card: i 3 for option 3, or i and (part of) a card's name.")
+            return
+        if what.isascii() and what.isdigit() and len(what) <= 9:
+            k, cards = int(what), view.option_cards()
+            if not 1 <= k <= len(order):
+                self.say(f"{k} is not an option; type i and a number from 1 to {len(order)}.")
+            elif cards[order[k - 1]] is None:
+                self.say(f"Option {k}, {view.decision['options'][order[k - 1]]}, is not a card.")
+            else:
+                self.terminal.show(card_lines(cards[order[k - 1]], self.terminal.size()[0]))
+            return
+        found = named_cards(view, what)
+        if not found:
+            self.say(f"No card you can see is called '{_short(what)}'.")
+        elif len(found) > 1:
+            names = list(found)
+            listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+            self.say(f"'{_short(what)}' may be any of {listed}; say which.")
+        else:
+            self.terminal.show(card_lines(next(iter(found.values())), self.terminal.size()[0]))
+
+
+def _short(text: str) -> str:
+    """What a person typed, cut short to be quoted back to them."""
+    return text if len(text) <= 20 else text[:20] + "..."
 
 
 SEATS_HELP = """\

@@ -41,6 +41,7 @@ class Board:
     places: list[Place] = field(default_factory=list)
     by_id: dict[str, Place] = field(default_factory=dict)
     description: str = ""
+    legend: str = ""  # what the text drawn on its places means
 
     def __iter__(self) -> Iterator[Place]:
         return iter(self.places)
@@ -143,11 +144,18 @@ def routes(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any])
     return found
 
 
-def render_hex(board: Board, cell: Callable[[Place], str], width: int = 5) -> str:
-    """Text art of a board: a hex board as offset rows of `width`-character cells, any
-    other board as a listing, one place a line."""
+def render_board(board: Board, cell: Callable[[Place], str], width: int = 5) -> str:
+    """Text art of a board: a hex board as offset rows of `width`-character cells; any other
+    (a graph) as its places, one a line, each with its text and the places it connects to.
+    The board's legend follows."""
+    legend = [f"  legend: {board.legend}"] if board.legend else []
     if board.layout != "hex" or not board.places:
-        return "\n".join(f"  {p.label:<18} {cell(p)}" for p in board.places)
+        name = max((len(p.label) for p in board.places), default=0)
+        texts = {p.id: cell(p) for p in board.places}
+        shown = max((len(t) for t in texts.values()), default=0)
+        return "\n".join([f"  {p.label:<{name}}  {texts[p.id]:<{shown}}  -- "
+                          + (", ".join(n.label for n in p.neighbours) or "(no connection)")
+                          for p in board.places] + legend)
     rows: dict[int, list[Place]] = {}
     for p in board.places:
         rows.setdefault(p.r, []).append(p)
@@ -159,4 +167,4 @@ def render_hex(board: Board, cell: Callable[[Place], str], width: int = 5) -> st
         for p in sorted(rows[r], key=lambda p: p.q):
             line = line.ljust((2 * p.q + p.r - min_x) * half) + cell(p)[:width].center(width)
         lines.append("  " + line.rstrip())
-    return "\n".join(lines)
+    return "\n".join(lines + legend)

@@ -122,10 +122,13 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
-                        "tree search) the others; --seats human,random,greedy gives you easier ones. At a prompt, type "
-                        "an option's number, u to take back your last decision, q to stop (you are "
-                        "offered to save). Several human seats share the terminal: between two people's turns "
-                        "the screen is cleared and the keyboard handed over."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        "tree search) the others; --seats human,random,greedy gives you easier ones. Each decision "
+                        "is one screen: the table as far as it fits, what happened since your last decision, your "
+                        "hand and position, the options. At a prompt, type an option's number, or ? for the "
+                        "commands: i N shows what a card says, log the whole log, t the table, u takes back your "
+                        "last decision, s FILE saves, q stops (you are offered to save). Several human seats "
+                        "share the terminal: between two people's turns the screen is cleared and the keyboard "
+                        "handed over."), epilog=SEATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
@@ -134,6 +137,8 @@ def _parser() -> argparse.ArgumentParser:
                     "when it ends or stops; the save of an unfinished game tells every hidden card")
     pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
                     "options come from the save)")
+    pl.add_argument("--plain", action="store_true", help="no colour on the terminal (output that is not a "
+                    "terminal is always plain)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
                        description=_wrap("Play GAMES games between bots (random ones by default), on every "
@@ -410,11 +415,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     chosen = args.seed is not None  # (--resume refuses --seed)
     try:
         agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),
-                             make_human=lambda: HumanAgent(hot_seat=hot_seat), defaults=game.rules.bots)
+                             make_human=lambda: HumanAgent(hot_seat=hot_seat, plain=args.plain),
+                             defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
     try:
-        play(game, agents, names, undo=UndoHistory(humans))
+        play(game, agents, names, undo=UndoHistory(humans), save=lambda game, path: _save_now(game, seats, path))
     except QuitGame:
         if hot_seat:
             hot_seat.clear()
@@ -436,6 +442,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
     return 0
+
+
+def _save_now(game: Game, seats: list[str], path: str) -> str:
+    """Save a game in play at a person's request (the `s` command); what came of it."""
+    try:
+        write_save(game, path, seats)
+    except OSError as exc:
+        return f"Could not save to {path}: {exc.strerror or exc}"
+    return (f"Saved to {path}; continue it with: engine play --resume {path} (it holds every hidden card: "
+            "keep it from the other players until the game is over)")
 
 
 def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool) -> None:

@@ -53,6 +53,16 @@ class LogEntry:
         return any(seen is not None for _, seen in self.parts)
 
 
+@dataclass(frozen=True)
+class Forced:
+    """A choice `player` did not make, `value` being the only option, after `at` log lines."""
+
+    at: int
+    player: Player
+    value: Any
+    prompt: tuple
+
+
 _NOTHING = object()
 
 
@@ -82,6 +92,7 @@ class Game:
         layout = ruleset.layout(players)
         self.table = Table(layout, Copier(self)(layout.counters))
         self.log: list[LogEntry] = []
+        self.forced: list[Forced] = []
         self.decisions: list[int] = []
         self.pending: Decision | None = None
         self.over = False
@@ -229,6 +240,12 @@ class Game:
         self.pending = Decision(Player(player), options, prompt)
         return SUSPENDED
 
+    def force(self, player: Any, value: Any, prompt: tuple) -> None:
+        """Note that `player` had `value` as their only option (choose() then asks nothing),
+        to tell them so; choose() calls it only when the game keeps its log."""
+        if isinstance(player, int):
+            self.forced.append(Forced(len(self.log), Player(player), value, prompt))
+
     def end(self, reason: str) -> None:
         """Stop the game at once, wherever it is (end_game()); `reason` becomes its end_reason."""
         raise EndGame(reason)
@@ -315,6 +332,7 @@ class Game:
         other.table = self.table.copy(counters) if cards is None else self.table.relabelled(cards, zones, counters)
         other._rng, other._rng_state = None, self._shared_rng_state()
         other.log = list(self.log)
+        other.forced = list(self.forced)
         other.decisions = list(self.decisions)
         other.pending = None if self.pending is None else Decision(
             self.pending.player, copy(self.pending.options), copy(self.pending.prompt))
@@ -497,6 +515,7 @@ class Game:
         g.pending = None if pending is None else Decision(
             Player(dec.lookup(g.players, pending["player"], "player", 1)), dec.decode(pending["options"]),
             tuple(dec.decode(pending["prompt"])))
+        g.forced = []  # not saved: only what a person is told of their own forced choices
         g.log = [LogEntry(tuple((dec.decode(v), None if seen is None else frozenset(seen)) for v, seen in entry))
                  for entry in data["log"]]
         g.decisions = [int(d) for d in data["decisions"]]

@@ -479,7 +479,7 @@ class _Builder:
     def _boards(self, boards: dict) -> dict[str, Board]:
         result = {}
         for name, b in boards.items():
-            board = Board(name, b["layout"], description=b.get("description", ""))
+            board = Board(name, b["layout"], description=b.get("description", ""), legend=b.get("legend", ""))
             declared = b.get("properties", {})
             for i, entry in enumerate(b["places"]):
                 path = ("boards", name, "places", i)

@@ -18,7 +18,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import __version__
 from .errors import EngineError, IllegalMove, SaveError
@@ -62,6 +62,16 @@ def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
                           "winners": [str(p) for p in game.winners()], "end_reason": game.end_reason}
     data[DIGEST] = content_digest(data)
     return data
+
+
+class SaveRequest(Exception):
+    """Raised by a person's agent to have the game saved to `path` and go on: the agent has
+    no path to the game, so the driver that has it writes the save (simulate.play); `reply`
+    tells the person what came of it."""
+
+    def __init__(self, path: str, reply: Callable[[str], None]):
+        super().__init__("save")
+        self.path, self.reply = path, reply
 
 
 def write_save(game: Game, path: str | Path, seats: list[str] | None = None) -> None:

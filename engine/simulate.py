@@ -20,6 +20,7 @@ from .agents import Agent, make_agents
 from .errors import EngineError
 from .game import Game
 from .ruleset import Ruleset
+from .saves import SaveRequest
 from .undo import TakeBack, UndoHistory
 from .view import view
 
@@ -37,9 +38,11 @@ MAX_DECISIONS = 5_000
 
 def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
          after_each: Callable[[Game], None] | None = None, undo: UndoHistory | None = None,
-         max_decisions: int | None = None, turn_order: list[int] | None = None) -> Game:
+         max_decisions: int | None = None, turn_order: list[int] | None = None,
+         save: Callable[[Game, str], str] | None = None) -> Game:
     """Drive a game to its end, each decision taken by the agent of the deciding seat; with
-    `undo`, people may take their last decision back. With `max_decisions`, stop once the game
+    `undo`, people may take their last decision back; with `save` (which writes the game to a
+    path and says so), save it when they ask. With `max_decisions`, stop once the game
     has taken that many decisions, over or not (a game random players never finish). Players
     are appended to `turn_order` as they first decide (who led, for balance reports)."""
     cap = sys.maxsize if max_decisions is None else max_decisions
@@ -54,6 +57,9 @@ def play(game: Game, agents: list[Agent], names: dict[int, str] | None = None,
             choice = agents[player - 1].choose(view(game, player, names))
         except TakeBack as request:
             request.reply(undo.take_back(game) if undo is not None else "Undo is not available here.")
+            continue
+        except SaveRequest as request:
+            request.reply(save(game, request.path) if save is not None else "Saving is not available here.")
             continue
         game.apply(choice)
         if after_each:

@@ -20,7 +20,7 @@ from typing import Any
 from .errors import IllegalMove
 from .game import Game, LogEntry
 from .lang.compiler import evaluate
-from .board import Board, Place, render_hex
+from .board import Board, Place, render_board
 from .table import Card, Player, Table, Zone
 from .text import Text, face_down, number_text
 from .values import Lambda
@@ -162,6 +162,10 @@ class PlayerView:
         return label(Player(self.player), None, self._names) if self.player else None  # 0: no seat
 
     @property
+    def game_name(self) -> str:
+        return _game_of(self).rules.name
+
+    @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
         d = _game_of(self).pending
@@ -195,6 +199,15 @@ class PlayerView:
                     self._decision["options"] = [self._label(o) for o in d.options]
         return self._decision  # type: ignore[return-value]
 
+    def option_cards(self) -> list[dict[str, Any] | None]:
+        """For each option of this player's decision, the card it is (as `card_view` shows it
+        to them), or None for an option that is no card: what a person may read of an option."""
+        game = _game_of(self)
+        d = game.pending
+        if d is None or self.option_count == 0:
+            return []
+        return [card_view(game.table, o, self.player, self.person) if type(o) is Card else None for o in d.options]
+
     def zones(self) -> list[dict[str, Any]]:
         """Every zone with what the player may see of it; empty zones of a card or of a place
         (there are many, and an empty one says nothing) are left out. Within a family of zones
@@ -215,6 +228,7 @@ class PlayerView:
                 continue
             key = z.key if type(z.key) is not tuple else " ".join(self._label(k) for k in z.key)
             entry = {"name": z.name, "key": self._label(key) if key is not None else None,
+                     "mine": type(z.key) is Player and z.key == self.player,
                      "label": self._label(z), "display": z.spec.display, "count": len(held),
                      "cards": self._cards(table, z)}
             if z.holder is not None and not sees(table, z.holder, self.player, self.person):
@@ -253,10 +267,18 @@ class PlayerView:
         entries = game.log if last is None else game.log[-last:] if last else []
         return [log_line(e, self.player, self._names, game.table, self.person) for e in entries]
 
+    def forced(self) -> list[tuple[int, str]]:
+        """This player's choices that the rules made for them, each option being the only one,
+        as (the number of log lines before it, a line telling it)."""
+        game = _game_of(self)
+        return [(f.at, f"Your only option: {self._label(f.value)} ("
+                       + "".join(p if type(p) is str else self._label(p) for p in f.prompt) + ")")
+                for f in game.forced if f.player == self.player]
+
     def boards(self) -> dict[str, str]:
         """Each board with a `display` rule, drawn as text (displays must read public facts only)."""
         game = _game_of(self)
-        return {name: render_hex(game.rules.boards[name],
+        return {name: render_board(game.rules.boards[name],
                                  lambda place, show=show: self._label(evaluate(show, game, {"place": place})))
                 for name, show in game.rules.board_display.items()}
 
@@ -303,7 +325,7 @@ def view(game: Game, player: int | None, names: dict[int, str] | None = None, pe
     return pv
 
 
-def _shown(value: Any, top: bool = True) -> str:
+def counter_text(value: Any, top: bool = True) -> str:
     """A counter's plain value (`plain`) as the terminal shows it, in the words of the log:
     a list as its items with ", " between (an empty one "-", one inside a list in brackets), a
     table as "key: value" pairs, yes/no, "nothing", numbers plainly."""
@@ -313,14 +335,29 @@ def _shown(value: Any, top: bool = True) -> str:
         return "nothing"
     if isinstance(value, float):
         return number_text(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         if not value:
             return "-"
-        inner = ", ".join(_shown(v, False) for v in value)
+        inner = ", ".join(counter_text(v, False) for v in value)
         return inner if top or len(value) < 2 else f"({inner})"
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_shown(x, False)}" for k, x in value.items())
+        return ", ".join(f"{k}: {counter_text(x, False)}" for k, x in value.items())
     return str(value)
+
+
+def face_shown(card: dict[str, Any]) -> bool:
+    """Whether a person is shown a card of a view (`card_view`) by its face: the one test the
+    terminal's screens make before they show a card's label or properties."""
+    return not card.get("hidden")
+
+
+def zone_text(zone: dict[str, Any]) -> str:
+    """What a zone of `PlayerView.zones()` holds, as one line: the labels of the cards shown,
+    then how many are face down; "-" when empty."""
+    shown = [c.get("label") or "?" for c in zone["cards"] if face_shown(c)]
+    hidden = sum(1 for c in zone["cards"] if not face_shown(c))
+    parts = shown + ([f"{hidden} face-down"] if hidden else [])
+    return ", ".join(parts) if parts else "-"
 
 
 def render(pv: PlayerView, log_lines: int = 8) -> str:
@@ -333,12 +370,9 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
     for z in v["zones"]:
         if not z["display"]:
             continue
-        shown = [c.get("label") or "?" for c in z["cards"] if not c.get("hidden")]
-        hidden = sum(1 for c in z["cards"] if c.get("hidden"))
-        parts = shown + ([f"{hidden} face-down"] if hidden else [])
-        lines.append(f"  {z['label']:<22} " + (", ".join(parts) if parts else "-"))
+        lines.append(f"  {z['label']:<22} {zone_text(z)}")
     for name, value in v["counters"].items():
-        lines.append(f"  {name.replace('_', ' '):<22} {_shown(value)}")
+        lines.append(f"  {name.replace('_', ' '):<22} {counter_text(value)}")
     if v["log"]:
         lines.append("  -- recent --")
         lines.extend(f"  {line}" for line in v["log"])

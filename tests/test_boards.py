@@ -21,6 +21,7 @@ boards:
     label: "{id}"
     properties: {terrain: string, town: string}
     display: 'place.town if place.town != "" else place.terrain[0] + text(owner_of[place])'
+    legend: "a town by its colour, else terrain and owner"
     places:
       - {id: A, q: 0, r: 0, terrain: plains, town: red}
       - {id: B, q: 1, r: 0, terrain: water, town: ""}
@@ -31,7 +32,8 @@ boards:
   ring:
     layout: graph
     properties: {}
-    places: [{id: n1}, {id: n2}, {id: n3}]
+    display: text(owner_of_node[place])
+    places: [{id: n1}, {id: n2}, {id: n3}, {id: n4}]
     edges: [[n1, n2], [n2, n3], [n3, n1]]
 card_kinds:
   cube: {zone: bag, label: "{colour} cube", properties: {colour: string}}
@@ -42,6 +44,7 @@ zones:
   on: {per: land}
 counters:
   owner_of: {per: land, initial: 0}
+  owner_of_node: {per: ring, initial: 0}
   total: {initial: 0}
 scoring:
   score: total
@@ -165,19 +168,31 @@ def test_terminal_map_draws_the_display_rule(tmp_path):
     assert row1.split() == ["m0", "red"]
     # The second row is offset by half a cell, as hexes are.
     assert row1.index("m0") > row0.index("red")
+    assert lines[lines.index("  [land]") + 3] == "  legend: a town by its colour, else terrain and owner"
+
+
+def test_terminal_draws_a_graph_board_with_its_connections(tmp_path):
+    g = game(tmp_path, """
+        owner_of_node[ring["n2"]] = 1
+        let c = choose(1, ["wait", "go"], "Go?")
+        """)
+    lines = render(view(g, 1)).splitlines()
+    drawn = lines[lines.index("  [ring]") + 1:lines.index("  [ring]") + 5]
+    assert [line.split() for line in drawn] == [["n1", "0", "--", "n2,", "n3"], ["n2", "1", "--", "n1,", "n3"],
+                                                ["n3", "0", "--", "n2,", "n1"], ["n4", "0", "--", "(no", "connection)"]]
 
 
 @pytest.mark.parametrize("change,expected", [
     ("      - {id: F, q: 3, r: 0, terrain: plains, town: \"\"}",
      "a place of a hex board needs coordinates q and r"),
-    ("    edges: [[n1, n2], [n2, n3], [n3, n1]]", "unknown place 'n4'"),
+    ("    edges: [[n1, n2], [n2, n3], [n3, n1]]", "unknown place 'n5'"),
     ("      - {id: B, q: 1, r: 0, terrain: water, town: \"\"}", "duplicate place id 'A'"),
     ("      - {id: D, q: 0, r: 1, terrain: mountain, town: \"\"}", "'terain' is not a property"),
 ])
 def test_board_mistakes_are_reported(tmp_path, change, expected):
     replacement = {
         "a place of a hex board needs coordinates q and r": "      - {id: F, terrain: plains, town: \"\"}",
-        "unknown place 'n4'": "    edges: [[n1, n2], [n2, n4], [n3, n1]]",
+        "unknown place 'n5'": "    edges: [[n1, n2], [n2, n5], [n3, n1]]",
         "duplicate place id 'A'": "      - {id: A, q: 1, r: 0, terrain: water, town: \"\"}",
         "'terain' is not a property": "      - {id: D, q: 0, r: 1, terain: mountain, town: \"\"}",
     }[expected]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import os
 import sys
 import textwrap
 from contextlib import redirect_stderr, redirect_stdout
@@ -329,14 +330,22 @@ def test_saves_with_bytes_changed_at_random_never_crash(tmp_path_factory, saves,
 # -------------------------------------------------------- lines typed at the terminal
 
 typed_lines = st.lists(st.one_of(st.text(max_size=12), st.sampled_from(["1", "2", "3", "u", "q", "", " 2 ", "0",
-                                                                         "-1", "9" * 30, "\x1b[A", "undo"])),
+                                                                         "-1", "9" * 30, "\x1b[A", "undo", "s",
+                                                                         "s game.json", "s /", "i 1", "log", "t"])),
                        max_size=25).map(lambda lines: "".join(line.replace("\n", " ") + "\n" for line in lines))
 
 
 @SETTINGS
 @given(typed_lines, st.sampled_from(["human,random", "human,human", "random,human"]))
-def test_lines_typed_at_the_terminal_never_crash(text, seats):
-    status, out, err = run_cli(["play", str(TINY_RULES), "--seats", seats, "--seed", "4"], typed=text)
+def test_lines_typed_at_the_terminal_never_crash(tmp_path_factory, text, seats):
+    # In a folder of its own: a line such as "s NAME" saves the game there.
+    folder = tmp_path_factory.mktemp("typed")
+    home = os.getcwd()
+    os.chdir(folder)
+    try:
+        status, out, err = run_cli(["play", str(TINY_RULES), "--seats", seats, "--seed", "4"], typed=text)
+    finally:
+        os.chdir(home)
     assert status == 0 and err == "", err
     assert ("Final scores" in out) != ("Game stopped" in out)
 

@@ -46,7 +46,7 @@ def test_each_person_sees_only_their_own_hand(rules, tmp_path):
     for turn, decision in zip(turns, data["decisions"]):
         me = int(game.pending.player)
         assert turn.startswith(f"Pass to P{me} and press Enter (q to quit): \n")
-        assert f"(you are P{me} (human))" in turn
+        assert f"you are P{me} (human)" in turn
         assert all(card in turn for card in private(game, me))
         assert not any(card in turn for card in private(game, 3 - me)), turn
         game.apply(decision)

@@ -40,6 +40,16 @@ def hand(game: Game, player: int) -> list[str]:
     return labels(game, game.table.zones["hand"][player])
 
 
+def option(game: Game, index: int) -> str:
+    return view(game, game.pending.player).decision["options"][index]
+
+
+def shown_hand(game: Game, player: int) -> list[str]:
+    """The player's hand in the order their screen shows it, which the options follow."""
+    zone = next(z for z in view(game, player).zones() if z["name"] == "hand" and z["mine"])
+    return [c["label"] for c in zone["cards"]]
+
+
 def ask(game: Game, text: str) -> tuple[int | None, str, BaseException | None]:
     """Let a HumanAgent answer the pending decision from `text`; return (choice, output, quit)."""
     out = io.StringIO()
@@ -57,7 +67,7 @@ def test_invalid_lines_then_valid_choice(game):
     digest, decisions = game.digest(), list(game.decisions)
     choice, out, quit_ = ask(game, "abc\n\n0\n999\n-1\n  2  \n")
     assert quit_ is None
-    assert choice == 1
+    assert option(game, choice) == shown_hand(game, 1)[1]
     assert game.digest() == digest and game.decisions == decisions
     assert "'abc' is not a number" in out
     assert "Please type" in out
@@ -65,7 +75,7 @@ def test_invalid_lines_then_valid_choice(game):
     assert "999 is not an option" in out
     assert "-1" in out
     assert out.count("Choose 1-3") == 6
-    chosen = hand(game, 1)[1]
+    chosen = shown_hand(game, 1)[1]
     game.apply(choice)
     assert chosen in labels(game, game.table.zones["pile"])
 
@@ -82,9 +92,9 @@ def test_each_bad_line_gets_a_message_and_changes_nothing(game, line):
     except Exception as exc:  # a crash here is a traceback at the terminal
         pytest.fail(f"{line[:20]!r} made HumanAgent raise {exc.__class__.__name__}: {str(exc)[:200]}")
     assert quit_ is None
-    assert choice == 2
+    assert option(game, choice) == shown_hand(game, 1)[2]
     assert game.digest() == digest
-    after_prompt = out.split("Choose 1-3 (u to undo, q to quit): ", 2)
+    after_prompt = out.split("Choose 1-3 (? for help): ", 2)
     assert len(after_prompt) == 3, "the bad line must be answered and the question asked again"
     assert after_prompt[1].strip(), "no message after the bad line"
 
@@ -110,8 +120,25 @@ def test_ctrl_c_quits(game):
 
 def test_options_are_listed_with_numbers(game):
     _, out, _ = ask(game, "1\n")
-    for i, text in enumerate(hand(game, 1), 1):
+    for i, text in enumerate(shown_hand(game, 1), 1):
         assert re.search(rf"^\s*{i}\. {re.escape(text)}$", out, re.M), out
+
+
+def test_options_follow_the_order_of_the_hand_shown():
+    """Trick of the Rails offers the cards of a hand in the order they were dealt; the hand is
+    shown sorted, and so are the options, each number still choosing its card."""
+    rules = load_ruleset(TRICK)
+    game = Game(rules, 3, rules.resolve_options({}, 3), seed=21)
+    while len(view(game, game.pending.player).decision["options"]) < 5:
+        game.apply(0)
+    me = game.pending.player
+    offered = view(game, me).decision["options"]
+    shown = shown_hand(game, me)
+    assert offered != sorted(offered, key=shown.index), "a seed whose options come unsorted"
+    for k in (1, 3, len(offered)):
+        choice, out, _ = ask(game, f"{k}\n")
+        assert offered[choice] == shown[k - 1]
+        assert re.search(rf"^\s*1\. {re.escape(shown[0])}\b", out, re.M), out
 
 
 # ------------------------------------------------------------------ what the person sees

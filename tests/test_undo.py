@@ -140,7 +140,7 @@ def test_the_terminal_asks_for_undo_with_u(pairs):
     game = Game(load_ruleset(pairs), 2, seed=1)
     with pytest.raises(TakeBack):
         agent.choose(view(game, 1))
-    assert "u to undo" in out.getvalue()
+    assert "? for help" in out.getvalue()
 
 
 def test_undo_at_the_terminal(pairs):

@@ -601,6 +601,8 @@ def choose(g, player, options, *prompt):
     if not values:
         raise EffectError("choose() has no option to offer")
     if len(values) == 1:
+        if g.keep_log:  # (simulations keep none: not even the call)
+            g.force(player, values[0], prompt)
         return values[0]
     return g.ask(player, values, prompt)  # SUSPENDED: the pick comes back through Game.apply
 

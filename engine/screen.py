@@ -1,0 +1,186 @@
+"""The screen of a person at a decision: what they must see, laid out to fit the terminal.
+
+Their own hand and position, what happened since they last decided and the options stay on
+one screen with the prompt; the rest of the table fills the room that is left, and the `t`
+command shows all of it. Built from a PlayerView only, with view.py's functions for cards
+and counters, so the screen shows nothing the view does not and reads cards as it does.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+from .view import PlayerView, counter_text, face_shown, zone_text
+
+LABEL_WIDTH = 20  # the column of labels; a longer label pushes its value along, after a colon
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the screen; `style` (a rich style) colours it where the terminal can."""
+
+    text: str
+    style: str = ""
+
+
+def heading(text: str, width: int | None = None) -> list[Line]:
+    """A section's title, wrapped to `width`."""
+    return [Line(t, "bold cyan") for t in wrap(f"-- {text} --", width)]
+
+
+def wrap(text: str, width: int | None, indent: int = 4) -> list[str]:
+    """`text` cut into lines of `width` (None: one line), the later ones indented."""
+    return [text] if width is None or len(text) <= width else textwrap.wrap(
+        text, width, subsequent_indent=" " * indent)
+
+
+def entry(label: str, value: str, width: int | None, style: str = "") -> list[Line]:
+    """`label: value`, the value wrapped to `width` (None: one line) under itself, between the
+    items of a list where it can (a card's label is not cut in two)."""
+    head = f"  {label}: ".ljust(LABEL_WIDTH + 4)
+    if width is None or len(head) + len(value) <= width:
+        return [Line(head + value, style)]
+    indent = min(len(head), LABEL_WIDTH + 4)
+    lines = [head.rstrip()] if len(head) > width // 2 else []  # a label too long to leave room: the value below
+    line = " " * indent if lines else head
+    for item in re.split(r", (?![^()]*\))", value):  # not at a comma inside brackets
+        if len(line) + len(item) + 1 > width and len(line) > indent:
+            lines.append(line.rstrip())
+            line = " " * indent
+        line += item + ", "
+    lines.append(line[:-2])
+    return [Line(t, style) for w in lines for t in wrap(w, width, indent)]
+
+
+def _per_player(value: Any, pv: PlayerView) -> bool:
+    return isinstance(value, dict) and pv.you is not None and pv.you in value
+
+
+def own_lines(pv: PlayerView, width: int | None) -> list[Line]:
+    """The viewer's own zones (a zone of a family per player: their hand, their tableau...), in
+    the order the rules declare them, and their share of every counter kept per player, on one
+    line."""
+    lines: list[Line] = []
+    for z in pv.zones():
+        if z["display"] and z["mine"]:
+            lines += entry(z["label"], zone_text(z), width, "bold")
+    mine = [f"{name.replace('_', ' ')} {counter_text(value[pv.you], False)}"
+            for name, value in pv.counters().items() if _per_player(value, pv) and counter_text(value[pv.you]).strip()]
+    if mine:
+        lines += entry(f"{pv.you}", " | ".join(mine), width, "bold")
+    return lines
+
+
+def table_blocks(pv: PlayerView, width: int | None, everything: bool = False) -> list[list[Line]]:
+    """The rest of the table in blocks that are shown whole: each board drawn, then the zones
+    and counters that are not the viewer's own. Empty zones and counters only with
+    `everything` (the `t` command), since they say little and the screen is small."""
+    blocks: list[list[Line]] = []
+    for name, art in pv.boards().items():
+        blocks.append([Line(f"  [{name}]", "bold")] + [Line(t) for a in art.split("\n") for t in wrap(a, width, 4)])
+    for z in pv.zones():
+        if z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
+            blocks.append(entry(z["label"], zone_text(z), width))
+    for name, value in pv.counters().items():
+        text = counter_text(value)
+        if everything or (text.strip() and text != "-"):
+            blocks.append(entry(name.replace("_", " "), text, width))
+    return blocks
+
+
+def option_order(pv: PlayerView) -> list[int]:
+    """The options' indexes in the order they are shown: options that are all cards the viewer
+    sees on the table in the order the table shows them (a hand as it is shown, sorted where
+    its order means nothing); any others as the rules list them."""
+    cards = pv.option_cards()
+    at = {c["id"]: (zi, ci) for zi, z in enumerate(pv.zones()) for ci, c in enumerate(z["cards"]) if "id" in c}
+    if cards and all(c is not None and c.get("id") in at for c in cards):
+        return sorted(range(len(cards)), key=lambda i: at[cards[i]["id"]])
+    return list(range(pv.option_count))
+
+
+def option_lines(labels: list[str], width: int | None) -> list[Line]:
+    """The options numbered from 1, in as many columns as fit `width` (one a line without)."""
+    cells = [f"{i:>3}. {text}" for i, text in enumerate(labels, 1)]
+    if width is None or not cells:
+        return [Line(c) for c in cells]
+    cell_width = max(len(c) for c in cells) + 2
+    columns = max(1, min(len(cells), width // cell_width))
+    if columns == 1:
+        return [Line(t) for c in cells for t in wrap(c, width, 5)]
+    rows = -(-len(cells) // columns)
+    return [Line("".join(cells[r + c * rows].ljust(cell_width) for c in range(columns)
+                         if r + c * rows < len(cells)).rstrip()) for r in range(rows)]
+
+
+def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: int | None,
+                    height: int | None, notice: list[str] = ()) -> tuple[list[Line], list[Line]]:
+    """The screen of a decision as (what does not fit on it, to be paged first; the screen).
+    The screen has a title, the table as far as it fits, what happened since the viewer last
+    decided, their own hand and position, the options and any `notice` (what came of a
+    request); the prompt goes on the line after it. The news that does not fit is paged first,
+    and so, when the options leave no room, is all of it, and then the top of the screen
+    itself. With no `height` (not a terminal), all of it on the screen."""
+    decision = pv.decision
+    title = f"== {pv.game_name} ==  you are {pv.you}"
+    hint = "  (t: the whole table, ?: help)"
+    title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
+    mine = heading("yours") + own_lines(pv, width) + heading(decision["prompt"], width) + \
+        option_lines(labels, width) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
+    items = [[Line(t) for t in wrap(f"  {item}", width, 6)] for item in news]
+    news_head = heading("since your last decision" if news else "nothing new since your last decision", width)
+    blocks = table_blocks(pv, width)
+    if height is None:
+        table = [line for block in blocks for line in block]
+        return [], title + table + news_head + [line for item in items for line in item] + mine
+    room = height - (len(title) + len(news_head) + len(mine) + 1)  # the prompt's line too
+    if room < 0:  # the options fill the screen: news first, then the screen as far as it fits
+        before = (heading(f"since your last decision ({len(news)} lines)", width) if news else news_head) + \
+            [line for item in items for line in item]
+        screen = title + mine
+        cut = max(len(screen) + 1 - height, 0)
+        return before + screen[:cut], screen[cut:]
+    shown = 0  # the last news items that fit, whole; the earlier ones are paged first
+    while shown < len(items) and sum(len(item) for item in items[-shown - 1:]) <= room:
+        shown += 1
+    before = [line for item in items[:len(items) - shown] for line in item]
+    news_lines = [line for item in items[len(items) - shown:] for line in item]
+    room -= len(news_lines)
+    table = [line for block in blocks for line in block]
+    if len(table) > room:  # what fits, whole blocks in their order, and a note of the rest
+        table = []
+        for block in blocks:
+            if len(table) + len(block) < room:
+                table += block
+        if room > 0:
+            table.append(Line("  ... more of the table: type t", "dim"))
+    if before:
+        before = heading(f"since your last decision ({len(news)} lines)", width) + before
+        news_head = heading(f"since your last decision (the last {shown} of {len(news)} lines)", width)
+    return before, title + table + news_head + news_lines + mine
+
+
+def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
+    """A card as `card_view` shows it to the viewer: its label, then every property it shows
+    (a face-down card: only those printed on its back)."""
+    title = card["label"] if face_shown(card) else "a face-down card"
+    props = {k: v for k, v in card.items() if k not in ("id", "label", "hidden")}
+    lines = [Line(title, "bold")]
+    for name, value in props.items():
+        lines += entry(name.replace("_", " "), counter_text(value), width)
+    return lines + ([] if props else [Line("  (nothing more is printed on it)")])
+
+
+def named_cards(pv: PlayerView, name: str) -> dict[str, dict[str, Any]]:
+    """The cards the viewer can see (on the table or among their options) called `name`, or,
+    when none is, whose label holds it; by label (copies of a card read alike)."""
+    cards = [c for z in pv.zones() for c in z["cards"] if face_shown(c)]
+    cards += [c for c in pv.option_cards() if c is not None and face_shown(c)]
+    wanted = name.casefold()
+    for match in (lambda label: label == wanted, lambda label: wanted in label):
+        found = {c["label"]: c for c in cards if match(c["label"].casefold())}
+        if found:
+            return found
+    return {}

@@ -1,0 +1,219 @@
+"""`engine play` on a real pseudo-terminal of 80x24, read back through a terminal emulator:
+at every decision the title, what happened since the person's last decision, their hand and
+position, the options and the prompt are on one screen, and each command works there."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = re.compile(r"Choose 1-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- ")
+COLUMNS, LINES = 80, 24
+
+
+class Screen:
+    """The game at a terminal of 80x24: typed into through pexpect, read through pyte."""
+
+    def __init__(self, *args: str, plain: bool = False, cwd: Path = ROOT):
+        self.screen = pyte.Screen(COLUMNS, LINES)
+        self.stream = pyte.ByteStream(self.screen)
+        argv = ["-m", "engine", "play", *args] + (["--plain"] if plain else [])
+        self.child = pexpect.spawn(sys.executable, argv, cwd=str(cwd), dimensions=(LINES, COLUMNS),
+                                   env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "LANG": "C.UTF-8"},
+                                   timeout=60)
+        self.raw = b""
+
+    def wait(self) -> list[str]:
+        """Wait for the next prompt (of a decision or of the pager), or the end; the screen."""
+        index = self.child.expect([PROMPT, pexpect.EOF])
+        self._feed()
+        self.ended = index == 1
+        return self.rows()
+
+    def _feed(self) -> None:
+        data = self.child.before + (self.child.after if isinstance(self.child.after, bytes) else b"")
+        self.raw += data
+        self.stream.feed(data)
+
+    def rows(self) -> list[str]:
+        """The rows of the screen down to the last one written (a screen may be short)."""
+        rows = [row.rstrip() for row in self.screen.display]
+        while rows and not rows[-1]:
+            rows.pop()
+        return rows
+
+    def type(self, text: str) -> list[str]:
+        self.child.sendline(text)
+        return self.wait()
+
+    def close(self) -> None:
+        self.child.close(force=True)
+
+
+def at_a_decision(rows: list[str]) -> bool:
+    return bool(re.match(r"Choose 1-\d+ \(\? for help\):", rows[-1]))
+
+
+def check_one_screen(rows: list[str]) -> None:
+    """What a person needs is on the screen at once: nothing has scrolled off the top. (Only
+    options that fill the screen push its top, and the news, onto pages before it.)"""
+    text = "\n".join(rows)
+    n = int(re.match(r"Choose 1-(\d+)", rows[-1]).group(1))
+    options = " ".join(rows[next(i for i, r in enumerate(rows) if re.match(r"\s+1\. ", r)):])
+    for i in range(1, n + 1):
+        assert re.search(rf"(^|\s){i}\. ", options), f"option {i} is not on the screen:\n{text}"
+    assert all(len(r) <= COLUMNS for r in rows)
+    if rows[0].startswith("== "):
+        assert "you are P1 (human)" in rows[0], text
+        assert any(r.startswith("-- since your last decision") or r.startswith("-- nothing new") for r in rows), text
+        assert "-- yours --" in rows, text
+    else:  # options that fill the screen, all of it theirs
+        assert len(rows) == LINES and not any(r.startswith("-- since your last") for r in rows), text
+
+
+def play_through(screen: Screen, decisions: int) -> int:
+    """Choose option 1 at up to `decisions` decisions (Enter at the pager), checking each
+    screen; how many were taken."""
+    rows, taken = screen.wait(), 0
+    while not screen.ended and taken < decisions:
+        if at_a_decision(rows):
+            check_one_screen(rows)
+            rows, taken = screen.type("1"), taken + 1
+        else:
+            assert rows[-1].startswith("-- more"), "\n".join(rows)
+            rows = screen.type("")
+    return taken
+
+
+GAMES = [("trick_of_the_rails", "4"), ("railways", "3"), ("isle_of_trains", "3"), ("trainsilvania", "4")]
+
+
+@pytest.mark.parametrize("ruleset,players", GAMES)
+def test_every_screen_of_a_game_fits_80x24(ruleset, players):
+    screen = Screen(ruleset, "--players", players, "--seats", ",".join(["human"] + ["random"] * (int(players) - 1)),
+                    "--seed", "5")
+    try:
+        taken = play_through(screen, 60)
+        assert taken == 60 or (screen.ended and b"Final scores" in screen.raw)
+    finally:
+        screen.close()
+
+
+def test_a_whole_game_at_80x24_ends_with_the_scores():
+    screen = Screen("trick_of_the_rails", "--players", "3", "--seats", "human,random,random", "--seed", "2")
+    try:
+        play_through(screen, 1000)
+        assert screen.ended and b"Final scores" in screen.raw
+    finally:
+        screen.close()
+
+
+def test_the_first_screen_shows_the_hand_the_prompt_and_the_last_events():
+    from engine.agents import make_agents
+    from engine.game import Game
+    from engine.ruleset import load_ruleset
+    from engine.view import view
+    rules = load_ruleset(ROOT / "rulesets" / "trick_of_the_rails.yaml")
+    game = Game(rules, 4, rules.resolve_options({}, 4), 7)
+    bots = make_agents(["human", "random", "random", "random"], 7, make_human=lambda: None)
+    while game.pending.player != 1:
+        game.apply(bots[game.pending.player - 1].choose(view(game, game.pending.player)))
+    pv = view(game, 1, {1: "P1 (human)", 2: "P2 (random)", 3: "P3 (random)", 4: "P4 (random)"})
+    hand = next(z for z in pv.zones() if z["mine"] and z["name"] == "hand")
+    screen = Screen("trick_of_the_rails", "--players", "4", "--seats", "human,random,random,random", "--seed", "7")
+    try:
+        rows = screen.wait()
+        check_one_screen(rows)
+        text = " ".join(" ".join(rows).split())
+        assert all(c["label"] in text for c in hand["cards"])
+        assert pv.log()[-1] in text
+        assert pv.decision["prompt"] in text
+    finally:
+        screen.close()
+
+
+@pytest.fixture
+def railways():
+    screen = Screen("railways", "--players", "3", "--seats", "human,random,random", "--seed", "5")
+    rows = screen.wait()
+    while not at_a_decision(rows):
+        rows = screen.type("")
+    yield screen
+    screen.close()
+
+
+def test_help_lists_the_commands(railways):
+    rows = railways.type("?")
+    text = "\n".join(rows)
+    for command in ("i N, i NAME", "log", "t ", "u ", "s [FILE]", "q ", "? "):
+        assert command in text, text
+
+
+def test_info_shows_what_a_card_says(railways):
+    rows = railways.type("t")
+    table = []
+    while not at_a_decision(rows):
+        table += rows
+        rows = railways.type("")
+    table += rows
+    event = next(re.search(r"Future Event:\s+(.+)", r).group(1) for r in table if "Future Event:" in r)
+    rows = railways.type(f"i {event.lower()}")
+    text = "\n".join(rows)
+    assert event in text and "text:" in text, text
+
+
+def test_the_table_and_the_log_are_paged(railways):
+    rows = railways.type("t")
+    assert rows[-1].startswith("-- more"), "\n".join(rows)
+    assert any("[map]" in r for r in rows) or any("goods" in r for r in rows)
+    while not at_a_decision(rows):
+        rows = railways.type("")
+    rows = railways.type("log")
+    assert any("is turned face up" in r for r in rows), "\n".join(rows)
+    rows = railways.type("r")
+    check_one_screen(rows)
+
+
+def test_save_at_a_prompt_then_go_on(railways, tmp_path):
+    save = tmp_path / "mid.json"
+    rows = railways.type(f"s {save}")
+    assert "Saved to" in " ".join(rows), "\n".join(rows)
+    assert json.loads(save.read_text())["decisions"] is not None
+    check_one_screen(rows)  # the game goes on at the same decision
+
+
+def test_undo_and_quit(railways):
+    rows = railways.type("1")
+    while not at_a_decision(rows):
+        rows = railways.type("")
+    rows = railways.type("u")
+    assert any("Took back your last decision" in r or "Undo refused" in r for r in rows), "\n".join(rows)
+    railways.child.sendline("q")
+    railways.child.expect("Game stopped.")
+    railways.child.expect("File name")
+    railways.child.sendline("")
+    railways.child.expect(pexpect.EOF)
+
+
+def test_plain_has_no_colour_and_rich_has_some():
+    plain = Screen("trainsilvania", "--players", "4", "--seats", "human,random,random,random", "--seed", "5",
+                   plain=True)
+    rich = Screen("trainsilvania", "--players", "4", "--seats", "human,random,random,random", "--seed", "5")
+    try:
+        plain.wait()
+        rich.wait()
+        colour = re.compile(rb"\x1b\[[0-9;]*m")
+        assert not colour.search(plain.raw)
+        pytest.importorskip("rich")
+        assert colour.search(rich.raw)
+        assert plain.rows() == rich.rows()
+    finally:
+        plain.close()
+        rich.close()
