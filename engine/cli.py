@@ -27,6 +27,7 @@ from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
 from .runfile import header
 from .schema import EXTENSION, RULESET, schema_path, write_schemas
+from .scoring import results_lines
 from .saves import old_format_warnings, replay, resume, same_state, write_save
 from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
@@ -428,10 +429,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     print()
     print(render(view(game, watcher, names), log_lines=12))
     print(f"\n{game_over(game)}. Final scores:")
-    for p, score in game.scores().items():
-        print(f"  {names[int(p)]:<14} {score}")
-    print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
-    print(f"Seed: {game.seed}")
+    print("\n".join(results_lines(game, names)))
     if args.save:
         write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
