@@ -27,8 +27,8 @@ from .report import build_report, read_jsonl, render_text
 from .report_html import require_matplotlib, write_html
 from .runfile import header
 from .schema import EXTENSION, RULESET, schema_path, write_schemas
-from .scoring import results_lines
 from .saves import old_format_warnings, replay, resume, same_state, write_save
+from .scoring import results_lines
 from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
 from .undo import UndoHistory
