@@ -28,6 +28,7 @@ from .report_html import require_matplotlib, write_html
 from .runfile import header
 from .schema import EXTENSION, RULESET, schema_path, write_schemas
 from .saves import old_format_warnings, replay, resume, same_state, write_save
+from .scoring import results_lines
 from .seeds import bots_seed, secret_seed, seed_argument
 from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
 from .undo import UndoHistory
@@ -434,10 +435,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     print()
     print(render(view(game, watcher, names, person=True), log_lines=12))
     print(f"\n{game_over(game)}. Final scores:")
-    for p, score in game.scores().items():
-        print(f"  {names[int(p)]:<14} {score}")
-    print("Winner(s): " + ", ".join(names[int(p)] for p in game.winners()))
-    print(f"Seed: {game.seed}")
+    print("\n".join(results_lines(game, names)))
     if args.save:
         write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterator
 
+from . import scoring
 from .errors import EffectError, IllegalMove, SaveError
 from .lang.compiler import evaluate, locate
 from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
@@ -536,6 +537,11 @@ class Game:
     def scores(self) -> dict[Player, Any]:
         """Each player's score by the ruleset's scoring; with teams, a team's sum for each member."""
         return self._by_team(self.rules.score)
+
+    def breakdown(self) -> dict[Player, dict[str, Any]]:
+        """Each player's own score by the named parts of the ruleset's `scoring.breakdown`
+        (before team sums; empty without parts), checked to add up to their score."""
+        return scoring.breakdown(self)
 
     def estimates(self) -> dict[Player, Any]:
         """Each player's standing by the ruleset's `heuristic` (default: its score), summed by

@@ -38,6 +38,7 @@ def facts(rs: Ruleset) -> dict[str, Any]:
                    for b in rs.boards.values()],
         "bots": {kind: dict(params) for kind, params in rs.bots.items()},
         "heuristic": rs.heuristic is not None,
+        "breakdown": list(rs.breakdown),
         "constants": {name: _plain(value) for name, value in rs.constants.items()},
         "notes": notes(rs.path),
     }
@@ -82,6 +83,7 @@ def render_info(info: dict[str, Any]) -> str:
     lines += _wrapped(info["description"], INDENT)
     lines += _wrapped(f"Source: {info['source']}", INDENT, INDENT * 2) if info["source"] else []
     lines += [f"{INDENT}File: {info['path']}", f"{INDENT}Players: {_counts(info['players'])}"]
+    lines += [f"{INDENT}Score parts: {', '.join(info['breakdown'])}"] if info["breakdown"] else []
     lines += _notes(info["notes"])
     lines += _options(info["options"], info["players"])
     lines += _cards(info["cards"])

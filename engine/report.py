@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import EngineError
-from .simulate import end_reasons, win_share
+from .simulate import end_reasons, mean_breakdown, win_share
 from .stats import histogram, quartiles, summary, wilson
 
 HOW = "write one with: engine simulate RULESET --out FILE.jsonl"
@@ -101,6 +101,11 @@ def _problem(record: Any, players: int) -> str:
             return f"game {record['game']}: '{key}' must list distinct players among {', '.join(sorted(names))}"
     if not isinstance(record.get("decisions"), int) or not isinstance(record.get("end_reason"), str):
         return f"game {record['game']}: a game record needs 'decisions' (a number) and 'end_reason'"
+    parts = record.get("breakdown", {n: {} for n in names})
+    if not isinstance(parts, dict) or set(parts) != names or not all(
+            isinstance(p, dict) and all(isinstance(v, (int, float)) and math.isfinite(v) for v in p.values())
+            for p in parts.values()):
+        return f"game {record['game']}: 'breakdown' must give numbered parts for each of {', '.join(sorted(names))}"
     return ""
 
 
@@ -119,7 +124,7 @@ def build_report(records: list[dict[str, Any]], run: dict[str, Any],
         "games": {"planned": run.get("games"), "played": n, "failed": len(failed)},
         "failures": [{k: r.get(k) for k in ("game", "seed", "error", "reproduce")} for r in failed],
         "win_share_by_seat": None, "win_share_by_turn_position": None, "score_by_seat": None,
-        "length": None, "end_reasons": None,
+        "breakdown_by_seat": None, "length": None, "end_reasons": None,
     }
     if n == 0:
         return report
@@ -134,6 +139,9 @@ def build_report(records: list[dict[str, Any]], run: dict[str, Any],
                                             for i, w in enumerate(by_position)]
     report["score_by_seat"] = [{"seat": s, "bot": bots[s], **_spread([r["scores"][s] for r in played])}
                                for s in seats]
+    parts = mean_breakdown(played)
+    if parts:
+        report["breakdown_by_seat"] = [{"seat": s, "bot": bots[s], "mean": parts[s]} for s in seats]
     lengths = [r["decisions"] for r in played]
     report["length"] = {**_spread(lengths), "histogram": [{"from": a, "to": b, "games": c}
                                                           for a, b, c in histogram(lengths)]}
@@ -225,7 +233,7 @@ def render_text(report: dict[str, Any], ascii_only: bool = False) -> str:
     `ascii_only` draws the histogram with ASCII characters, for a terminal without Unicode."""
     lines = _heading(report)
     if report["games"]["played"]:
-        lines += _shares(report) + _scores(report) + _length(report, ascii_only) + ["", "Ended by:"]
+        lines += _shares(report) + _scores(report) + _parts(report) + _length(report, ascii_only) + ["", "Ended by:"]
         lines += _table([[e["reason"], str(e["games"]), f"{e['share']:.1%}"] for e in report["end_reasons"]],
                         {1, 2})
     if report["failures"]:
@@ -270,6 +278,16 @@ def _scores(report: dict[str, Any]) -> list[str]:
              _num(r["max"])] for r in report["score_by_seat"]]
     header = ["", "", "mean", "sd", "min", "median", "max"]
     return ["", "Score by seat:"] + _table([header] + rows, {2, 3, 4, 5, 6})
+
+
+def _parts(report: dict[str, Any]) -> list[str]:
+    rows = report["breakdown_by_seat"]
+    if not rows:
+        return []
+    names = list(rows[0]["mean"])
+    return ["", "Mean score by part (scoring.breakdown):"] + _table(
+        [["", "", *names]] + [[r["seat"], r["bot"], *(f"{r['mean'][n]:.1f}" for n in names)] for r in rows],
+        set(range(2, 2 + len(names))))
 
 
 def _length(report: dict[str, Any], ascii_only: bool) -> list[str]:

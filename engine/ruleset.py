@@ -25,6 +25,7 @@ from .lang.compiler import Compiler, Names, never_suspending
 from .lang.parser import ParseProblem, indentation_tabs, parse
 from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
+from .scoring import sum_of_parts
 from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from .values import freeze
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
@@ -109,7 +110,10 @@ class Ruleset:
     codes: dict[str, Code] = field(default_factory=dict)  # every code by id, to restore frames
     lambdas: list[Callable] = field(default_factory=list)
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
-    score: Callable | None = None
+    score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
+    breakdown: dict[str, Callable] = field(default_factory=dict)  # the score's named parts, in order
+    breakdown_checked: bool = False  # both `score` and `breakdown` are written: the parts must add up to it
+    breakdown_at: Location | None = None
     tiebreak: Callable | None = None
     heuristic: Callable | None = None  # a player's standing mid-game, for search bots; None: the score
     bots: dict[str, dict[str, float]] = field(default_factory=dict)  # the search bots' default parameters, by kind
@@ -407,8 +411,16 @@ class _Builder:
         rs.codes = {**self.codes, rs.main.id: rs.main, EMIT.id: EMIT}
         rs.lambdas = names.lambdas
         scoring = d.get("scoring", {})
+        for part in scoring.get("breakdown", {}):
+            rs.breakdown[part] = self.compile(("scoring", "breakdown", part), "expression", ["player"],
+                                              f"breakdown part {part}")
+        if rs.breakdown:
+            rs.breakdown_at = self.smap.at(("scoring", "breakdown"), key=True)
         if "score" in scoring:
             rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
+            rs.breakdown_checked = bool(rs.breakdown)
+        elif rs.breakdown:
+            rs.score = sum_of_parts(rs.breakdown)
         if "tiebreak" in scoring:
             rs.tiebreak = self.compile(("scoring", "tiebreak"), "expression", ["player"], "tiebreak")
         if "heuristic" in scoring:

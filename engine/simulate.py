@@ -112,6 +112,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
         play(game, make_agents(spec.seats, seed, defaults=ruleset.bots), max_decisions=spec.max_decisions, turn_order=order)
         final = game.scores()
         winners = game.winners(final)
+        parts = game.breakdown() if ruleset.breakdown else None
     except EngineError as exc:
         message = " ".join(str(exc).split("\n"))
         return {**record, "error": message, "reproduce": spec.reproduce(seed)}
@@ -119,6 +120,8 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     record.update(scores={str(p): v for p, v in final.items()}, winners=[str(p) for p in winners],
                   turn_order=[str(p) for p in order], decisions=len(game.decisions),
                   end_reason=game.end_reason if game.over else DECISION_CAP)
+    if parts is not None:
+        record["breakdown"] = {str(p): v for p, v in parts.items()}
     return record
 
 
@@ -136,9 +139,22 @@ def end_reasons(records: list[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+def mean_breakdown(records: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Each part's mean by seat over the games whose records have the score's parts (the
+    ruleset's `scoring.breakdown`; none without one), those of the first such record (a file
+    edited by hand may mix others): which part of the score a rule changed."""
+    have = [r["breakdown"] for r in records if "breakdown" in r]
+    if not have:
+        return {}
+    like = [b for b in have if all(list(b[seat]) == list(parts) for seat, parts in have[0].items())]
+    return {seat: {name: sum(b[seat][name] for b in like) / len(like) for name in parts}
+            for seat, parts in have[0].items()}
+
+
 def totals(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
-    """Wins, win shares and mean scores by seat, mean decisions and games by end reason, over
-    the games that ended (a game whose rules failed counts in `errors` only)."""
+    """Wins, win shares, mean scores and mean parts of the score by seat, mean decisions and
+    games by end reason, over the games that ended (a game whose rules failed counts in
+    `errors` only)."""
     played = [r for r in records if "error" not in r]
     n = len(played)
     wins = {f"P{i}": sum(win_share(r, f"P{i}") for r in played) for i in range(1, players + 1)}
@@ -146,6 +162,7 @@ def totals(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
         "wins_by_seat": wins,
         "win_share_by_seat": {k: (v / n if n else 0.0) for k, v in wins.items()},
         "mean_score_by_seat": {k: (sum(r["scores"][k] for r in played) / n if n else 0.0) for k in wins},
+        "mean_breakdown_by_seat": mean_breakdown(played),
         "mean_decisions": sum(r["decisions"] for r in played) / n if n else 0.0,
         "games_by_end_reason": end_reasons(played),
         "errors": len(records) - n,

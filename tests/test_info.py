@@ -77,6 +77,7 @@ def test_json_tells_the_same_facts(capsys, path):
         kind: counts[kind] for kind in data.get("card_kinds", {})}
     assert facts["constants"] == json.loads(json.dumps(data.get("constants", {})))  # JSON keys are text
     assert facts["heuristic"] == ("heuristic" in data.get("scoring", {}))
+    assert facts["breakdown"] == list(data.get("scoring", {}).get("breakdown", {}))
     assert facts["bots"] == data.get("bots", {})
     modeline, first = path.read_text(encoding="utf-8").splitlines()[:2]
     assert modeline.startswith("# yaml-language-server: $schema=")  # for editors, left out of the notes
@@ -90,6 +91,7 @@ def test_trick_of_the_rails_in_full(capsys):
     code, out, _ = info(capsys, ROOT / "rulesets" / "trick_of_the_rails.yaml")
     assert code == 0
     assert "Players: 3, 4 or 5" in out and "Cards: 71\n" in out
+    assert "  Score parts: B&O, C&O, ERIE, NYC, PRR\n" in out
     lines = out.splitlines()
     teams = next(line for line in lines if line.split()[:1] == ["teams"])
     assert "default false" in teams and "true or false" in teams and "only with 4 players" in teams

@@ -523,18 +523,40 @@ def test_hooks_change_urbanize_and_upgrade_prices(tmp_path):
 
 def test_income_minus_interest_and_bonds_when_short():
     # P1: 5 points, 3 bonds: income $5,000 - $3,000 interest = +$2,000.
-    # P2: 0 points, 4 bonds, $1,000: owes $4,000; cash is short, so P2 chooses: a bond
-    # (+$5,000, $2,000 left) or losing 3 points ($3,000 missing).
-    for answer, expected in [("issue a bond", (2000, 5, 0)), ("lose 3 point(s)", (0, 4, -3))]:
+    # P2: 0 points, 4 bonds, $1,000: owes $4,000; cash is short, so P2 says how many bonds to
+    # issue: one (+$5,000, $2,000 left) or none (3 points lost: $3,000 missing).
+    for answer, expected in [("1", (2000, 5, 0)), ("0", (0, 4, -3))]:
         game = new_game(2, money={1: 0, 2: 1000}, bonds={1: 3, 2: 4}, points={1: 5})
         everybody_passes_auction(game)
         pass_actions_until(game)                         # 3 rounds of passes, then income
-        asked(game, 2, "You owe $4000 and have $1000")
-        assert options(game) == ["issue a bond", "lose 3 point(s)"]
+        asked(game, 2, "You owe $4000 and have $1000: issue how many bonds (0 to 1, $5000 each)? "
+                       "Without bonds you lose 3 point(s)")
+        assert options(game) == ["0", "1"]
         pick(game, answer)
         asked(game, 1, "Auction")                        # turn 2
         assert money(game, 1) == 2000 and bonds(game, 1) == 3
         assert (money(game, 2), bonds(game, 2), points(game, 2)) == expected
+
+
+@pytest.mark.parametrize("issued, lost", [(0, 13), (1, 8), (2, 3), (3, 0)])
+def test_a_forced_payment_asks_once_how_many_bonds(issued, lost):
+    # The rule (header: Bonds): for a payment the player must make, a player short of cash is
+    # asked once how many bonds to issue, from none to as many as pay it all; each $1,000 (or
+    # part) still missing then costs a point. P2, 0 points (no income), 14 bonds, $1,000: owes
+    # $14,000 interest, $13,000 missing: up to 3 bonds of $5,000.
+    game = new_game(2, money={2: 1000}, bonds={2: 14})
+    everybody_passes_auction(game)
+    pass_actions_until(game)
+    asked(game, 2, "You owe $14000 and have $1000: issue how many bonds (0 to 3, $5000 each)? "
+                   "Without bonds you lose 13 point(s): 1 per $1000 (or part) still missing")
+    assert options(game) == ["0", "1", "2", "3"]
+    game.apply(issued)                                   # option i is the amount i: from 0
+    asked(game, 1, "Auction")                            # one question, then turn 2
+    assert bonds(game, 2) == 14 + issued
+    assert points(game, 2) == -lost
+    assert money(game, 2) == max(0, 1000 + 5000 * issued - 14000)
+    issue_lines = [line for line in view(game, 1).log() if "P2 issues a bond for $5000" in line]
+    assert len(issue_lines) == issued
 
 
 def test_income_table_rises_then_falls():

@@ -228,12 +228,13 @@ def test_big_city_tax():
     assert money(game, 1) == 8000
 
 
-def test_big_city_tax_short_of_cash_asks_bond_or_points():
+def test_big_city_tax_short_of_cash_asks_how_many_bonds():
     game = ev_game(2, current="Big City Tax", links=[(1, ["KI", "12", "13", "GO"])])
     everybody_passes_auction(game)
     pass_actions_until(game, None)
     asked(game, 1, "You owe $2000")
-    pick(game, "issue a bond")
+    assert options(game) == ["0", "1"]                    # no bond (2 points lost) or one
+    pick(game, "1")
     # $5,000 - $2,000 tax, then the new bond's $1,000 interest (income $0 at 0 points).
     assert bonds(game, 1) == 1 and money(game, 1) == 2000
 

@@ -90,6 +90,9 @@ def test_a_cut_last_line_is_a_warning_and_the_run_is_said_to_be_incomplete():
     (["{\"game\": 1, \"scores\": {\"P1\": 1, \"P2\": 1, \"P3\": 1}, \"winners\": [\"P9\"], "
       "\"turn_order\": [], \"decisions\": 3, \"end_reason\": \"x\"}"], "'winners' must list distinct players"),
     (['{"game": 1, "error": "boom"}', '{"game": 1, "error": "boom"}'], "game 1 again (first at line 2)"),
+    (["{\"game\": 1, \"scores\": {\"P1\": 1, \"P2\": 1, \"P3\": 1}, \"winners\": [], \"turn_order\": [], "
+      "\"decisions\": 3, \"end_reason\": \"x\", \"breakdown\": {\"P1\": {\"cards\": \"1\"}}}"],
+     "'breakdown' must give numbered parts for each of P1, P2, P3"),
 ])
 def test_a_bad_line_before_the_last_is_an_error_with_its_line_number(tmp_path, lines, expected):
     path = tmp_path / "runs.jsonl"

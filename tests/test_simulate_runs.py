@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shlex
 import signal
 import subprocess
@@ -84,7 +85,7 @@ def uninterrupted() -> list[dict]:
 def test_records_have_the_run_format(uninterrupted):
     r = uninterrupted[0]
     assert list(r) == ["game", "seed", "seats", "options", "scores", "winners", "turn_order", "decisions",
-                       "end_reason"]
+                       "end_reason", "breakdown"]  # the score's parts: this ruleset has scoring.breakdown
     assert r["game"] == 1 and r["seed"] == game_seed(7, 0)
     assert r["seats"] == ["random"] * 3 and r["options"] == {"expert": False, "teams": False, "first_leader": 0}
     assert [r["game"] for r in uninterrupted] == list(range(1, 601))
@@ -252,7 +253,7 @@ def test_a_failing_game_is_recorded_with_a_command_that_replays_it(tmp_path):
     played = engine(*command[1:], cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     for seat, score in game["scores"].items():
-        assert f"\n  {seat} (random)    {score}\n" in played.stdout
+        assert re.search(rf"^  {seat} \(random\)\s+{score}$", played.stdout, re.M), played.stdout
 
 
 def test_workers_read_relative_paths_from_the_simulations_folder(tmp_path, monkeypatch):

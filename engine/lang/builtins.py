@@ -607,6 +607,30 @@ def choose(g, player, options, *prompt):
     return g.ask(player, values, prompt)  # SUSPENDED: the pick comes back through Game.apply
 
 
+MAX_AMOUNTS = 10_000  # amounts one choose_amount may offer: a question a person can still answer
+
+
+@builtin("choose_amount(player, low, high, prompt...)", CHOICE,
+         example='let n = choose_amount(p, 0, count(hand[p]), "Discard how many cards?")')
+def choose_amount(g, player, low, high, *prompt):
+    """Ask `player` for a whole number from `low` to `high` (both included), once, where a
+    rule would otherwise ask yes or no again for each unit; returns it. The options are the
+    numbers in order (option i is low + i). With low == high nothing is asked."""
+    for name, bound in (("low", low), ("high", high)):
+        if type(bound) is not int and not (type(bound) is float and bound.is_integer()):
+            raise EffectError(f"choose_amount()'s {name} must be a whole number, got {describe(bound)}"
+                              + (f" ({number_text(bound)})" if type(bound) is float else ""))
+    low, high = int(low), int(high)
+    if low > high:
+        raise EffectError(f"choose_amount() has no amount to offer: low {low} is above high {high}")
+    if high - low >= MAX_AMOUNTS:
+        raise EffectError(f"choose_amount() from {low} to {high} offers more than {MAX_AMOUNTS:,} amounts; "
+                          "ask in larger units")
+    if low == high:
+        return low
+    return g.ask(player, list(range(low, high + 1)), prompt)
+
+
 @builtin("emit(event, arguments...)", CHOICE, example='emit("delivered", p)')
 def emit(g, event, *args):
     """Run every trigger listening to `event` (a string), passing the arguments to its params."""

@@ -1,0 +1,71 @@
+"""A player's score by named parts (`scoring.breakdown`), and the results of a finished game.
+
+The parts tell a player why they won or lost, and a designer which part of the score a rule
+changed (`engine simulate` averages each part by seat). A ruleset that writes only parts
+scores their sum; one that writes both a `score` and parts must have parts that add up to
+it, which every breakdown read checks, so a part left out shows in the first game played.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from .errors import EffectError
+from .lang.builtins import describe
+from .lang.compiler import evaluate
+from .table import Player
+from .text import number_text
+
+
+def _number(value: Any, part: str, player: Any, rules: Any) -> Any:
+    if type(value) not in (int, float):
+        raise EffectError(f"breakdown part '{part}' is {describe(value)} for P{int(player)}, not a number",
+                          rules.breakdown_at, f"breakdown part {part}")
+    return value
+
+
+def sum_of_parts(parts: dict[str, Callable]) -> Callable:
+    """The score of a ruleset that writes only its parts: their sum, as a compiled expression
+    of `player` (g, env) is called."""
+    def score(g: Any, env: dict) -> Any:
+        return sum(_number(part(g, env), name, env["player"], g.rules) for name, part in parts.items())
+    return score
+
+
+def breakdown(g: Any) -> dict[Player, dict[str, Any]]:
+    """Each player's own parts (before team sums), by name in the ruleset's order; empty for
+    a ruleset without parts. Parts written beside a `score` are checked to add up to it."""
+    rules = g.rules
+    result: dict[Player, dict[str, Any]] = {}
+    for p in g.players:
+        env = {"player": p}
+        parts = {name: _number(evaluate(fn, g, env), name, p, rules) for name, fn in rules.breakdown.items()}
+        if rules.breakdown_checked:
+            score, total = evaluate(rules.score, g, env), sum(parts.values())
+            if not (type(score) in (int, float) and math.isclose(total, score, rel_tol=1e-9, abs_tol=1e-9)):
+                raise EffectError(
+                    f"the breakdown's parts add up to {number_text(total)} for P{int(p)}, but the score is "
+                    f"{number_text(score) if type(score) in (int, float) else describe(score)} ("
+                    + ", ".join(f"{name} {number_text(v)}" for name, v in parts.items())
+                    + "); make the parts add up to the score, or leave `score` out: it is then their sum",
+                    rules.breakdown_at, "scoring breakdown")
+        result[p] = parts
+    return result
+
+
+def results_lines(g: Any, names: dict[int, str]) -> list[str]:
+    """A finished game's results as text: a table of each player's parts and score (and own
+    score beside the team's, with teams in play), then the winners and the seed."""
+    scores, parts = g.scores(), g.breakdown()
+    teams = g.team_groups()
+    headers = ["player", *g.rules.breakdown, *(["own", "team"] if teams else ["score"])]
+    rows = []
+    for p in g.players:
+        own = [evaluate(g.rules.score, g, {"player": p})] if teams else []
+        rows.append([names[int(p)], *(number_text(v) for v in [*parts[p].values(), *own, scores[p]])])
+    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: list[str]) -> str:
+        return "  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+    return [line(headers), *(line(r) for r in rows),
+            "Winner(s): " + ", ".join(names[int(p)] for p in g.winners(scores)), f"Seed: {g.seed}"]
