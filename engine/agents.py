@@ -82,7 +82,7 @@ class HotSeat:
 
 
 HELP = """\
-Type the number of an option to choose it, or a command:
+Type the number of an option to choose it (asked how many, the number itself), or a command:
   i N, i NAME  what a card says: option N, or a card you see, by its name
   log          all that has happened that you may know, a page at a time
   t            the whole table
@@ -123,16 +123,19 @@ class HumanAgent:
         labels = [view.decision["options"][i] for i in order]
         notice, self.notice = self.notice, []
         self._draw(view, news, labels, notice)
-        n = len(labels)
+        # An amount is typed as itself; any other option by its number from 1.
+        first, last = view.amounts() or (1, len(labels))
+        n = f"{first} to {last}"
         while True:
-            text = ask(self.stdin, self.stdout, f"Choose 1-{n} (? for help): ")
+            text = ask(self.stdin, self.stdout, f"Choose {first}-{last} (? for help): ")
             word, _, rest = text.partition(" ")
             word, rest = word.lower(), rest.strip()
-            if text.isascii() and text.isdigit() and len(text) <= 9:
-                if 1 <= int(text) <= n:
+            digits = text[1:] if first < 0 and text[:1] == "-" else text
+            if digits.isascii() and digits.isdigit() and len(digits) <= 9:
+                if first <= int(text) <= last:
                     self.read[view.player] = (len(log), len(forced))
-                    return order[int(text) - 1]
-                self.say(f"{int(text)} is not an option; type a number from 1 to {n}.")
+                    return order[int(text) - first]
+                self.say(f"{int(text)} is not an option; type a number from {n}.")
             elif not text:
                 self.say("Please type the number of an option (? for help).")
             elif text in ("?", "h", "help"):
@@ -156,7 +159,7 @@ class HumanAgent:
                 self._draw(view, news, labels, notice)
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
-                self.say(f"'{_short(text)}' {what}; type a number from 1 to {n}, or ? for help.")
+                self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
 
     @staticmethod
     def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:

@@ -101,8 +101,11 @@ def option_order(pv: PlayerView) -> list[int]:
     return list(range(pv.option_count))
 
 
-def option_lines(labels: list[str], width: int | None) -> list[Line]:
-    """The options numbered from 1, in as many columns as fit `width` (one a line without)."""
+def option_lines(labels: list[str], width: int | None, amounts: tuple[int, int] | None = None) -> list[Line]:
+    """The options numbered from 1, in as many columns as fit `width` (one a line without); for
+    a question of an amount, the range to type a number from."""
+    if amounts is not None:
+        return [Line(f"  type a number from {amounts[0]} to {amounts[1]}")]
     cells = [f"{i:>3}. {text}" for i, text in enumerate(labels, 1)]
     if width is None or not cells:
         return [Line(c) for c in cells]
@@ -128,7 +131,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
     mine = heading("yours") + own_lines(pv, width) + heading(decision["prompt"], width) + \
-        option_lines(labels, width) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
+        option_lines(labels, width, pv.amounts()) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = [[Line(t) for t in wrap(f"  {item}", width, 6)] for item in news]
     news_head = heading("since your last decision" if news else "nothing new since your last decision", width)
     blocks = table_blocks(pv, width)

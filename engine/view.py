@@ -171,6 +171,15 @@ class PlayerView:
         d = _game_of(self).pending
         return len(d.options) if d is not None and (self.player is None or d.player == self.player) else 0
 
+    def amounts(self) -> tuple[int, int] | None:
+        """(low, high) when this player's options are the whole numbers from low to high in order
+        (a `choose_amount` question), which a person answers with the number itself; else None."""
+        d = _game_of(self).pending
+        if self.option_count < 2 or any(type(o) is not int for o in d.options):
+            return None
+        low = d.options[0]
+        return (low, d.options[-1]) if d.options == list(range(low, low + len(d.options))) else None
+
     def world(self, seed: int) -> Game:
         """A game this player cannot tell from the real one, to think ahead in: the cards they
         have not seen dealt again from `seed` (`Game.determinize`), with chance of its own. The

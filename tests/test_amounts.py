@@ -129,12 +129,29 @@ def test_search_bots_take_enough_to_win(coins):
         assert agent.choose(view(game, 1)) in (4, 5)
 
 
-def test_a_person_picks_an_amount_by_its_number_in_the_list(coins):
+def test_a_person_types_the_amount_itself(coins):
+    """The amount, not its place in a list: 0 is an answer, and 6 (above the range) is refused."""
     game = Game(coins, 2, None, 1)
+    assert view(game, 1).amounts() == (0, 5)
     out = io.StringIO()
-    choice = HumanAgent(stdin=io.StringIO("3\n"), stdout=out).choose(view(game, 1))
-    assert choice == 2 and game.pending.options[choice] == 2
-    assert "Take how many coins (7 left)?" in out.getvalue() and re.search(r"^\s+3\. 2$", out.getvalue(), re.M)
+    choice = HumanAgent(stdin=io.StringIO("6\n0\n"), stdout=out).choose(view(game, 1))
+    assert choice == 0 and game.pending.options[choice] == 0
+    assert "Take how many coins (7 left)?" in out.getvalue()
+    assert "type a number from 0 to 5" in out.getvalue() and "Choose 0-5" in out.getvalue()
+    assert "6 is not an option; type a number from 0 to 5." in out.getvalue()
+    assert not re.search(r"^\s+1\. 0$", out.getvalue(), re.M)  # no numbered list of amounts
+    game.apply(choice)
+    choice = HumanAgent(stdin=io.StringIO("5\n"), stdout=io.StringIO()).choose(view(game, 2))
+    assert game.pending.options[choice] == 5
+
+
+def test_options_of_other_numbers_are_chosen_by_their_place(tmp_path):
+    """Numbers that are not a run from low to high (bids of 4000 and 5000) keep their list."""
+    game = with_flow(tmp_path, 'choose(1, [4000, 5000], "Bid?")')
+    assert view(game, 1).amounts() is None
+    out = io.StringIO()
+    assert HumanAgent(stdin=io.StringIO("2\n"), stdout=out).choose(view(game, 1)) == 1
+    assert re.search(r"^\s+2\. 5000$", out.getvalue(), re.M)
 
 
 def test_adapters_see_one_action_an_amount(coins):

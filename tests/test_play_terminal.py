@@ -14,7 +14,7 @@ pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = re.compile(r"Choose 1-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- ")
+PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- ")
 COLUMNS, LINES = 80, 24
 
 
@@ -58,17 +58,20 @@ class Screen:
 
 
 def at_a_decision(rows: list[str]) -> bool:
-    return bool(re.match(r"Choose 1-\d+ \(\? for help\):", rows[-1]))
+    return bool(re.match(r"Choose -?\d+-\d+ \(\? for help\):", rows[-1]))
 
 
 def check_one_screen(rows: list[str]) -> None:
     """What a person needs is on the screen at once: nothing has scrolled off the top. (Only
     options that fill the screen push its top, and the news, onto pages before it.)"""
     text = "\n".join(rows)
-    n = int(re.match(r"Choose 1-(\d+)", rows[-1]).group(1))
-    options = " ".join(rows[next(i for i, r in enumerate(rows) if re.match(r"\s+1\. ", r)):])
-    for i in range(1, n + 1):
-        assert re.search(rf"(^|\s){i}\. ", options), f"option {i} is not on the screen:\n{text}"
+    first, last = map(int, re.match(r"Choose (-?\d+)-(\d+)", rows[-1]).groups())
+    if rows[-2].strip().startswith("type a number"):  # an amount: the range, not a list, is shown
+        assert rows[-2].strip() == f"type a number from {first} to {last}", text
+    else:
+        options = " ".join(rows[next(i for i, r in enumerate(rows) if re.match(r"\s+1\. ", r)):])
+        for i in range(1, last + 1):
+            assert re.search(rf"(^|\s){i}\. ", options), f"option {i} is not on the screen:\n{text}"
     assert all(len(r) <= COLUMNS for r in rows)
     if rows[0].startswith("== "):
         assert "you are P1 (human)" in rows[0], text
