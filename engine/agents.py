@@ -82,7 +82,8 @@ class HotSeat:
 
 
 HELP = """\
-Type the number of an option to choose it (asked how many, the number itself), or a command:
+Type the number of an option to choose it (asked how many, the number itself),
+or a command:
   i N, i NAME  what a card says: option N, or a card you see, by its name
   log          all that has happened that you may know, a page at a time
   t            the whole table
