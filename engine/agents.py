@@ -16,7 +16,8 @@ from typing import Any, Callable, Protocol, TextIO
 
 from .errors import EngineError, suggest
 from .saves import SaveRequest
-from .screen import Line, card_lines, decision_screen, named_cards, option_order, table_blocks, wrap
+from .screen import (Line, card_lines, decision_screen, heading, named_cards, option_order, own_lines, table_blocks,
+                     wrap)
 from .terminal import Terminal
 from .undo import TakeBack
 from .view import PlayerView
@@ -161,6 +162,18 @@ class HumanAgent:
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
+
+    def final(self, view: PlayerView, results: list[str]) -> None:
+        """The last screen: what happened since the person's last decision, their own position,
+        then `results` (the scores and winners), at the bottom where a page ends."""
+        view = view.for_person()
+        news = self._news(view.log(), view.forced(), *self.read.get(view.player, (0, 0)))
+        width, _ = self.terminal.size()
+        lines = heading("since your last decision" if news else "nothing new since your last decision", width)
+        lines += [Line(t) for item in news for t in wrap(f"  {item}", width, 6)]
+        lines += heading("yours") + own_lines(view, width) + [Line(r, "bold") for r in results]
+        self.terminal.clear()
+        self.terminal.page(lines)
 
     @staticmethod
     def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:

@@ -430,12 +430,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 0
     if hot_seat:
         hot_seat.clear()  # the last one to decide leaves their hand on the screen
-    # What the one person may see; of several at one terminal, what all may see (0: nobody's seat).
-    watcher = min(humans) if len(humans) == 1 else 0 if humans else None
-    print()
-    print(render(view(game, watcher, names, person=True), log_lines=12))
-    print(f"\n{game_over(game)}. Final scores:")
-    print("\n".join(results_lines(game, names)))
+    results = [f"{game_over(game)}. Final scores:", *results_lines(game, names)]
+    if len(humans) == 1:  # the one person's last screen: all news since their last decision
+        person = min(humans)
+        agents[person - 1].final(view(game, person, names), results)
+    else:  # several at one terminal see what all may see (0: nobody's seat); bots, everything
+        print()
+        print(render(view(game, 0 if humans else None, names, person=True), log_lines=12))
+        print("\n" + "\n".join(results))
     if args.save:
         write_save(game, args.save, seats)
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")

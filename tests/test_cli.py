@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.saves import DIGEST, content_digest
+from engine.saves import DIGEST, content_digest, replay
+from engine.view import view
 
 ROOT = Path(__file__).resolve().parent.parent
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"
@@ -538,3 +539,24 @@ def test_human_odd_numbers_get_a_message(tiny, feed):
     proc = engine("play", tiny, "--seats", "human,random", "--seed", "4", input=feed + "1\n" * 5)
     assert proc.returncode == 0, proc.stderr[-500:]
     assert "Final scores" in proc.stdout
+
+
+def test_the_last_screen_tells_a_person_all_since_their_last_decision(tmp_path):
+    """The final screen of a person's game: every log line after their last choice (the bots'
+    last moves, the end), their own position, then the scores by part and the winners."""
+    save = tmp_path / "game.json"
+    proc = engine("play", TRICK, "--players", "3", "--seats", "human,random,random", "--seed", "2",
+                  "--save", save, input="1\n" * 200)
+    assert proc.returncode == 0, proc.stderr
+    last = proc.stdout.rsplit("(? for help): ", 1)[1]
+    game, _, _ = replay(save)
+    log = view(game, 1, {1: "P1 (human)", 2: "P2 (random)", 3: "P3 (random)"}).log()
+    told = last.split("-- since your last decision --\n", 1)[1].split("-- yours --", 1)[0]
+    told = [line.strip() for line in told.strip().splitlines() if not line.strip().startswith("Your only option")]
+    # The log's last lines, from what came of the person's last choice (with the move the rules
+    # then made for them) to the end of the game.
+    assert told == log[len(log) - len(told):] and told[0].startswith("P1 (human)") and len(told) > 3
+    assert "Your only option: NYC 10 (Play a card to the trick)" in last
+    results = last.split("-- yours --", 1)[1]
+    assert "hand P1" not in results or results.index("hand P1") < results.index("Final scores")
+    assert re.search(r"^\s+player\s+.*\bscore$", results, re.M) and "Winner(s): P" in results
