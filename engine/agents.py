@@ -168,12 +168,17 @@ class HumanAgent:
         then `results` (the scores and winners), at the bottom where a page ends."""
         view = view.for_person()
         news = self._news(view.log(), view.forced(), *self.read.get(view.player, (0, 0)))
-        width, _ = self.terminal.size()
-        lines = heading("since your last decision" if news else "nothing new since your last decision", width)
-        lines += [Line(t) for item in news for t in wrap(f"  {item}", width, 6)]
-        lines += heading("yours") + own_lines(view, width) + [Line(r, "bold") for r in results]
+        width, height = self.terminal.size()
+        told = heading("since your last decision" if news else "nothing new since your last decision", width)
+        told += [Line(t) for item in news for t in wrap(f"  {item}", width, 6)]
+        last = heading("yours") + own_lines(view, width) + [Line(r, "bold") for r in results]
         self.terminal.clear()
-        self.terminal.page(lines)
+        if height is None or len(told) + len(last) < height:
+            self.terminal.show(told + last)
+            return
+        self.terminal.page(told, more=True)  # the news a page at a time, then the results on a screen
+        self.terminal.clear()
+        self.terminal.page(last)
 
     @staticmethod
     def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:
