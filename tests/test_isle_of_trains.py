@@ -1084,3 +1084,10 @@ def test_heuristic_counts_room_for_a_missing_good_half():
     # P2: 1 coal loaded and room for another on the Hopper-2 Car: Dublin back A 9 for 2 coal + 3
     # oil: 9 x (1 + 0.5) / 5; back B, 9 for coal + 2 oil + box, 9 x 1 / 4, is less.
     assert est[Player(2)] == pytest.approx(4 + 5 + 5 + 1 + 0.4 * 9 * 1.5 / 5)
+
+
+def test_heuristic_counts_a_card_in_hand_a_fifth_of_a_point():
+    """Cards are the money that builds and loads: 0.2 each in the bots' heuristic, never in the score."""
+    g = new_game(hands={1: ["Boxcar", "Hopper Car", "Caboose 2"]}, trains={1: ["Level 1 Engine"]})
+    assert g.estimates()[Player(1)] == pytest.approx(0.2 * 3)
+    assert g.scores()[Player(1)] == 0
