@@ -538,10 +538,11 @@ class Game:
         """Each player's score by the ruleset's scoring; with teams, a team's sum for each member."""
         return self._by_team(self.rules.score)
 
-    def breakdown(self) -> dict[Player, dict[str, Any]]:
+    def breakdown(self, scores: dict[Player, Any] | None = None) -> dict[Player, dict[str, Any]]:
         """Each player's own score by the named parts of the ruleset's `scoring.breakdown`
-        (before team sums; empty without parts), checked to add up to their score."""
-        return scoring.breakdown(self)
+        (before team sums; empty without parts), checked to add up to their score (`scores`:
+        the game's scores, if already known, spare evaluating them again)."""
+        return scoring.breakdown(self, scores)
 
     def estimates(self) -> dict[Player, Any]:
         """Each player's standing by the ruleset's `heuristic` (default: its score), summed by

@@ -32,16 +32,19 @@ def sum_of_parts(parts: dict[str, Callable]) -> Callable:
     return score
 
 
-def breakdown(g: Any) -> dict[Player, dict[str, Any]]:
+def breakdown(g: Any, scores: dict[Player, Any] | None = None) -> dict[Player, dict[str, Any]]:
     """Each player's own parts (before team sums), by name in the ruleset's order; empty for
-    a ruleset without parts. Parts written beside a `score` are checked to add up to it."""
+    a ruleset without parts. Parts written beside a `score` are checked to add up to it (to
+    `scores`, the game's scores if the caller has them and no teams sum them, else evaluated)."""
     rules = g.rules
+    own = scores if scores is not None and g.team_groups() is None else None
     result: dict[Player, dict[str, Any]] = {}
     for p in g.players:
         env = {"player": p}
         parts = {name: _number(evaluate(fn, g, env), name, p, rules) for name, fn in rules.breakdown.items()}
         if rules.breakdown_checked:
-            score, total = evaluate(rules.score, g, env), sum(parts.values())
+            score = own[p] if own is not None else evaluate(rules.score, g, env)
+            total = sum(parts.values())
             if not (type(score) in (int, float) and math.isclose(total, score, rel_tol=1e-9, abs_tol=1e-9)):
                 raise EffectError(
                     f"the breakdown's parts add up to {number_text(total)} for P{int(p)}, but the score is "
@@ -56,7 +59,8 @@ def breakdown(g: Any) -> dict[Player, dict[str, Any]]:
 def results_lines(g: Any, names: dict[int, str]) -> list[str]:
     """A finished game's results as text: a table of each player's parts and score (and own
     score beside the team's, with teams in play), then the winners and the seed."""
-    scores, parts = g.scores(), g.breakdown()
+    scores = g.scores()
+    parts = g.breakdown(scores)
     teams = g.team_groups()
     headers = ["player", *g.rules.breakdown, *(["own", "team"] if teams else ["score"])]
     rows = []

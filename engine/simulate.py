@@ -112,7 +112,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
         play(game, make_agents(spec.seats, seed, defaults=ruleset.bots), max_decisions=spec.max_decisions, turn_order=order)
         final = game.scores()
         winners = game.winners(final)
-        parts = game.breakdown() if ruleset.breakdown else None
+        parts = game.breakdown(final) if ruleset.breakdown else None
     except EngineError as exc:
         message = " ".join(str(exc).split("\n"))
         return {**record, "error": message, "reproduce": spec.reproduce(seed)}
