@@ -16,8 +16,8 @@ from typing import Any, Callable, Protocol, TextIO
 
 from .errors import EngineError, suggest
 from .saves import SaveRequest
-from .screen import (Line, card_lines, decision_screen, heading, named_cards, option_order, own_lines, table_blocks,
-                     wrap)
+from .screen import (Line, card_lines, decision_screen, heading, log_items, named_cards, news_heading, option_order,
+                     own_lines, table_blocks)
 from .terminal import Terminal
 from .undo import TakeBack
 from .view import PlayerView
@@ -152,7 +152,7 @@ class HumanAgent:
                 self._info(view, rest, order)
             elif text.lower() == "log":
                 width, _ = self.terminal.size()
-                self.terminal.page([Line(t) for line in log for t in wrap(f"  {line}", width, 6)]
+                self.terminal.page([line for item in log_items(log, width) for line in item]
                                    or [Line("Nothing has happened yet.")])
             elif text.lower() in ("t", "table"):
                 width, _ = self.terminal.size()
@@ -169,8 +169,7 @@ class HumanAgent:
         view = view.for_person()
         news = self._news(view.log(), view.forced(), *self.read.get(view.player, (0, 0)))
         width, height = self.terminal.size()
-        told = heading("since your last decision" if news else "nothing new since your last decision", width)
-        told += [Line(t) for item in news for t in wrap(f"  {item}", width, 6)]
+        told = news_heading(news, width) + [line for item in log_items(news, width) for line in item]
         last = heading("yours") + own_lines(view, width) + [Line(r, "bold") for r in results]
         self.terminal.clear()
         if height is None or len(told) + len(last) < height:

@@ -54,6 +54,15 @@ def entry(label: str, value: str, width: int | None, style: str = "") -> list[Li
     return [Line(t, style) for w in lines for t in wrap(w, width, indent)]
 
 
+def log_items(lines: list[str], width: int | None) -> list[list[Line]]:
+    """Log lines as the screen shows them, each indented and wrapped into a block of its own."""
+    return [[Line(t) for t in wrap(f"  {line}", width, 6)] for line in lines]
+
+
+def news_heading(news: list[str], width: int | None) -> list[Line]:
+    return heading("since your last decision" if news else "nothing new since your last decision", width)
+
+
 def _per_player(value: Any, pv: PlayerView) -> bool:
     return isinstance(value, dict) and pv.you is not None and pv.you in value
 
@@ -132,8 +141,8 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
     mine = heading("yours") + own_lines(pv, width) + heading(decision["prompt"], width) + \
         option_lines(labels, width, pv.amounts()) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
-    items = [[Line(t) for t in wrap(f"  {item}", width, 6)] for item in news]
-    news_head = heading("since your last decision" if news else "nothing new since your last decision", width)
+    items = log_items(news, width)
+    news_head = news_heading(news, width)
     blocks = table_blocks(pv, width)
     if height is None:
         table = [line for block in blocks for line in block]

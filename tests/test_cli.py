@@ -558,5 +558,7 @@ def test_the_last_screen_tells_a_person_all_since_their_last_decision(tmp_path):
     assert told == log[len(log) - len(told):] and told[0].startswith("P1 (human)") and len(told) > 3
     assert "Your only option: NYC 10 (Play a card to the trick)" in last
     results = last.split("-- yours --", 1)[1]
-    assert "hand P1" not in results or results.index("hand P1") < results.index("Final scores")
+    # Their own position (the hand played out, the shares won), then the scores.
+    assert re.search(r"^  hand P1:\s+-\n", results, re.M) and re.search(r"^  shares P1:\s+\S", results, re.M)
+    assert results.index("shares P1") < results.index("Final scores")
     assert re.search(r"^\s+player\s+.*\bscore$", results, re.M) and "Winner(s): P" in results

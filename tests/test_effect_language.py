@@ -38,8 +38,9 @@ counters:
 """
 
 
-def rules(tmp_path: Path, extra: str):
-    path = tmp_path / "tiny.yaml"
+def rules(tmp_path: Path, extra: str, name: str = "tiny.yaml"):
+    """The ruleset BASE + `extra` (dedented), written to `name` in tmp_path and loaded."""
+    path = tmp_path / name
     path.write_text(BASE + textwrap.dedent(extra))
     return load_ruleset(path)
 
@@ -304,7 +305,7 @@ def test_zones_and_counters_per_card(tmp_path):
 def test_face_down_cards_and_remembered_knowledge(tmp_path):
     from engine.view import view
 
-    text = BASE + textwrap.dedent("""
+    g = Game(rules(tmp_path, """
         flow: |
           let c = first([c for c in supply if c.rank == 7])
           turn_face_down(c)
@@ -318,10 +319,7 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
           let done = choose(1, ["go", "stay"], "Go on?")
         scoring:
           score: 0
-        """)
-    path = tmp_path / "faces.yaml"
-    path.write_text(text)
-    g = Game(load_ruleset(path), 2, seed=1)
+        """, "faces.yaml"), 2, seed=1)
 
     def sees_blue7(p):
         return any(c.get("label") == "blue 7" for z in view(g, p).zones() for c in z["cards"])
@@ -339,7 +337,7 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
 def test_conceal_stops_reminding_a_person_of_a_card_while_agents_remember_it(tmp_path):
     from engine.view import render, view
 
-    text = BASE + textwrap.dedent("""
+    g = Game(rules(tmp_path, """
         flow: |
           let c = first([c for c in supply if c.rank == 7])
           let other = first([c for c in supply if c.rank == 3])
@@ -363,10 +361,7 @@ def test_conceal_stops_reminding_a_person_of_a_card_while_agents_remember_it(tmp
           let done = choose(1, ["go", "stay"], "Go on?")
         scoring:
           score: 0
-        """)
-    path = tmp_path / "conceal.yaml"
-    path.write_text(text)
-    g = Game(load_ruleset(path), 2, seed=1)
+        """, "conceal.yaml"), 2, seed=1)
     c, other = g.table.cards[3], g.table.cards[2]
 
     def told(p, person):
