@@ -19,9 +19,9 @@ Bot games with fixed seeds, measured against the goals of the bots:
   against random ones, one game each, at most --timed decisions, in this process alone after
   the games above. Goal: the max under 1 s.
 
-Game k of a case has seed `simulate.game_seed(SEED, k)`, and every bot's seed derives from it
-(agents.make_agents), so results do not depend on --jobs (the processes games are spread over);
-only the times do. Games take seconds (mcts Isle of Trains and Railways games, minutes): the
+Game k of a case has seed `game_seed(SEED, k)` (engine/analysis/run.py), and every bot's seed
+derives from it (agents.make_agents), so results do not depend on --jobs (the processes games
+are spread over); only the times do. Games take seconds (mcts Isle of Trains and Railways games, minutes): the
 defaults below take about 45 minutes on two cores (--games 40, 37), --games caps every case.
 
     python benchmarks/bots.py                      # every case
@@ -44,11 +44,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.agents import make_agents  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.ruleset import Ruleset, load_ruleset  # noqa: E402
-from engine.simulate import game_seed  # noqa: E402
-from engine.view import view  # noqa: E402
+from engine.analysis.run import game_seed  # noqa: E402
+from engine.game.game import Game  # noqa: E402
+from engine.game.view import view  # noqa: E402
+from engine.players.agents import make_agents  # noqa: E402
+from engine.rules.ruleset import Ruleset, load_ruleset  # noqa: E402
 
 SEED = 1
 CAP = 3000  # decisions: a game still going after this many did not end

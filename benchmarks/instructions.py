@@ -35,8 +35,7 @@ RANDOM_PLAY = {"isle_of_trains": {"round_limit": "100"}}
 RUN = """
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
-from engine.game import Game
-from engine.ruleset import load_ruleset
+from engine import Game, load_ruleset
 rules = load_ruleset(sys.argv[1] + "/rulesets/" + sys.argv[2] + ".yaml")
 options = rules.resolve_options(json.loads(sys.argv[5]), int(sys.argv[3]))
 decisions = 0

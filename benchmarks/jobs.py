@@ -1,7 +1,7 @@
 """Benchmark of simulations at scale: --jobs 2 against --jobs 1, and the cost of --out.
 
 For Trick of the Rails (4 players, short games) and Railways of the World (4 players, the
-slowest shipped ruleset per game) it plays the same random games with `engine.simulate.simulate`,
+slowest shipped ruleset per game) it plays the same random games with `engine.analysis.simulate`,
 the code path of `engine simulate`, on 1 and on 2 processes, and prints games/s and the speed-up
 (goal: 1.8x or more on 2 cores). The time of `--jobs 2` includes starting its worker processes
 and their loading the ruleset: what a user waits for. Beside it, "2 x --jobs 1": two separate
@@ -44,9 +44,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.ruleset import load_ruleset  # noqa: E402
-from engine.runfile import RunFile  # noqa: E402
-from engine.simulate import RunSpec, simulate  # noqa: E402
+from engine.analysis.run import RunSpec  # noqa: E402
+from engine.analysis.runfile import RunFile  # noqa: E402
+from engine.analysis.simulate import simulate  # noqa: E402
+from engine.rules.ruleset import load_ruleset  # noqa: E402
 
 # Ruleset, players, games a run at scale 1: about 5-10 s on one process of this machine.
 CASES = [("trick_of_the_rails", 4, 5000), ("railways", 4, 120)]

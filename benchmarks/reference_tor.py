@@ -193,7 +193,7 @@ def play_random(seed: int, players: int = 4) -> tuple[list[int], int]:
 
 def deal_from_engine(game) -> Deal:
     """The simulator's deal read from an engine game's table after setup."""
-    from engine.table import Player
+    from engine.core.table import Player
     t = game.table
     hands = [[c.index for c in t.cards_in(t.zones["hand"][Player(p)])] for p in range(1, len(game.players) + 1)]
     railways = [[c.props["value"] for c in t.cards_in(t.zones["railway"][k])] for k in COMPANIES]
@@ -214,8 +214,8 @@ def deal_from_engine(game) -> Deal:
 def check_game(rs, players: int, seed: int) -> int:
     """Play engine game `seed` and the simulator side by side with the same random decisions;
     raise AssertionError at the first difference. Returns the number of decisions."""
-    from engine.game import Game
-    from engine.table import Card, Player
+    from engine.core.table import Card, Player
+    from engine.game.game import Game
     game = Game(rs, players, rs.resolve_options({}, players), seed)
     for c in game.table.cards[:50]:   # the simulator's card numbers are the ruleset's
         assert (c.props["company"], c.props["number"], c.props["value"]) == (
@@ -259,7 +259,7 @@ def check_game(rs, players: int, seed: int) -> int:
 
 def check(games: int = 20, players: tuple[int, ...] = (4, 3, 5)) -> int:
     """Check `games` engine games for each player count; returns the decisions compared."""
-    from engine.ruleset import load_ruleset
+    from engine.rules.ruleset import load_ruleset
     rs = load_ruleset(ROOT / "rulesets" / "trick_of_the_rails.yaml")
     return sum(check_game(rs, n, seed) for n in players for seed in range(1, games + 1))
 

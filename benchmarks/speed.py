@@ -2,9 +2,9 @@
 
 The measure of the goal "within a factor of two of hand-written code". For each shipped ruleset
 (Trick of the Rails 4 players, Isle of Trains 3, Trainsilvania 3, Railways 4) it plays random
-games through `engine.simulate.simulate`, the code path of `engine simulate` (views, random
-agents, scores), in this one process on one thread, with fixed seeds, and prints games/s and
-decisions/s: the median of `--repeat` runs. Then:
+games through `simulate` (engine/analysis/simulate.py), the code path of `engine simulate`
+(views, random agents, scores), in this one process on one thread, with fixed seeds, and prints
+games/s and decisions/s: the median of `--repeat` runs. Then:
 
 - reference: benchmarks/reference_tor.py, Trick of the Rails as a plain hand-written simulator
   (checked against the engine with `python benchmarks/reference_tor.py --check`), plays as many
@@ -149,9 +149,11 @@ def main() -> int:
     root = args.checkout.resolve()
     sys.path.insert(0, str(root))  # before the first import of the engine
     import engine
-    from engine.ruleset import load_ruleset
-    from engine.game import Game
-    from engine.simulate import simulate
+    from engine import Game, load_ruleset
+    try:
+        from engine.analysis.simulate import simulate
+    except ModuleNotFoundError:  # a checkout of before the engine's layers
+        from engine.simulate import simulate
     ref = load_reference()
 
     out: dict[str, Any] = {"checkout": str(root), "commit": commit_of(root), "engine": str(Path(engine.__file__).parent),

@@ -36,8 +36,7 @@ def options_of(rs, players: int) -> dict:
 
 
 def _engine():
-    from engine.game import Game
-    from engine.ruleset import load_ruleset
+    from engine import Game, load_ruleset  # the public API: the same in every checkout
     return Game, load_ruleset
 
 

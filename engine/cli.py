@@ -15,24 +15,27 @@ import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from . import __version__, resources
-from .agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
-from .checks import terminal_problems
-from .errors import EffectError, EngineError, RulesetError
-from .experiments import Variant, compare, ladder, render_compare, render_ladder
-from .game import Game
-from .info import facts, render_info
-from .ruleset import Ruleset, load_ruleset
-from .report import build_report, read_jsonl, render_text
-from .report_html import require_matplotlib, write_html
-from .runfile import header
-from .schema import EXTENSION, RULESET, schema_path, write_schemas
-from .saves import old_format_warnings, replay, resume, same_state, write_save
-from .scoring import results_lines
-from .seeds import bots_seed, secret_seed, seed_argument
-from .simulate import MAX_DECISIONS, Interrupted, RunSpec, play, simulate, stderr_if_tty
-from .undo import UndoHistory
-from .view import render, view
+from . import __version__
+from .analysis.experiments import Variant, compare, ladder, render_compare, render_ladder
+from .analysis.report import build_report, read_jsonl, render_text
+from .analysis.report_html import require_matplotlib, write_html
+from .analysis.run import MAX_DECISIONS, RunSpec
+from .analysis.runfile import header
+from .analysis.simulate import Interrupted, simulate, stderr_if_tty
+from .core.errors import EffectError, EngineError, RulesetError
+from .game.game import Game
+from .game.saves import old_format_warnings, replay, resume, same_state, write_save
+from .game.seeds import bots_seed, secret_seed, seed_argument
+from .game.trial import terminal_problems
+from .game.view import render, view
+from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
+from .players.loop import play
+from .players.undo import UndoHistory
+from .rules import resources
+from .rules.info import facts, render_info
+from .rules.ruleset import Ruleset, load_ruleset
+from .rules.schema import EXTENSION, RULESET, schema_path, write_schemas
+from .rules.scoring import results_lines
 
 EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file such as my_game.yaml):
   engine validate my_game.yaml

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from engine.game import Game
-from engine.ruleset import Ruleset, load_ruleset
-from engine.table import Card, Zone
-from engine.view import label
+from engine.core.table import Card, Zone
+from engine.game.game import Game
+from engine.game.view import label
+from engine.rules.ruleset import Ruleset, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))

@@ -14,10 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine.agents import make_agents  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.ruleset import load_ruleset  # noqa: E402
-from engine.simulate import game_seed, play  # noqa: E402
+from engine.analysis.run import game_seed  # noqa: E402
+from engine.game.game import Game  # noqa: E402
+from engine.players.agents import make_agents  # noqa: E402
+from engine.players.loop import play  # noqa: E402
+from engine.rules.ruleset import load_ruleset  # noqa: E402
 from conftest import random_play_options  # noqa: E402
 from test_conformance import RULESETS, check_cards, check_decision  # noqa: E402
 

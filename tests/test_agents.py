@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import make_agent, make_agents, parse_seat
-from engine.errors import EngineError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.search import GreedyAgent, MctsAgent, outcome, standing
-from engine.simulate import play, simulate
-from engine.table import Card
-from engine.view import view
+from engine.analysis.simulate import simulate
+from engine.core.errors import EngineError
+from engine.core.table import Card
+from engine.game.game import Game
+from engine.game.view import view
+from engine.players.agents import make_agent, make_agents, parse_seat
+from engine.players.loop import play
+from engine.players.search import GreedyAgent, MctsAgent, outcome, standing
+from engine.rules.ruleset import load_ruleset
 
 from conftest import position_with_secrets, swap
 
@@ -74,10 +75,10 @@ def test_a_rulesets_bot_defaults_apply_and_a_seats_own_parameters_win():
 
 
 def test_a_simulation_gives_its_bots_the_rulesets_defaults(monkeypatch):
-    import engine.simulate
+    import engine.analysis.run
     given = []
-    real = engine.simulate.make_agents
-    monkeypatch.setattr(engine.simulate, "make_agents",
+    real = engine.analysis.run.make_agents
+    monkeypatch.setattr(engine.analysis.run, "make_agents",
                         lambda seats, seed, **kw: given.append(kw.get("defaults")) or real(seats, seed, **kw))
     rules = RULES["rulesets/trick_of_the_rails.yaml"]
     simulate(rules, 4, 1, 1, rules.resolve_options({}, 4), jobs=1)
@@ -104,7 +105,7 @@ def test_a_finished_game_rewards_its_winners_first():
 
 def test_score_weight_mixes_the_own_score_into_the_rank_reward():
     """A rank that cannot change leaves the own score to decide, as much as score_weight says."""
-    from engine.search import MctsAgent, _Node
+    from engine.players.search import MctsAgent, _Node
     node = _Node()
     node.visits, node.reward, node.value = 2, 1.0, 10.0  # mean rank 0.5, mean value 5
     by_rank = MctsAgent(1)

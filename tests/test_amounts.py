@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from engine.agents import HumanAgent, RandomAgent
-from engine.errors import EffectError, IllegalMove, RulesetError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.search import GreedyAgent, MctsAgent
-from engine.view import view
+from engine.core.errors import EffectError, IllegalMove, RulesetError
+from engine.game.game import Game
+from engine.game.view import view
+from engine.players.agents import HumanAgent, RandomAgent
+from engine.players.search import GreedyAgent, MctsAgent
+from engine.rules.ruleset import load_ruleset
 
 from conftest import options
 

@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-from engine.board import route_ends, routes
-from engine.errors import RulesetError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.view import render, view
+from engine.core.board import route_ends, routes
+from engine.core.errors import RulesetError
+from engine.game.game import Game
+from engine.game.view import render, view
+from engine.rules.ruleset import load_ruleset
 
 BOARD = """
 game: {name: Map, players: [2]}

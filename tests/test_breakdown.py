@@ -9,10 +9,10 @@ import re
 import pytest
 
 from engine.cli import main
-from engine.errors import EffectError, RulesetError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.scoring import results_lines
+from engine.core.errors import EffectError, RulesetError
+from engine.game.game import Game
+from engine.rules.ruleset import load_ruleset
+from engine.rules.scoring import results_lines
 
 from conftest import random_play_options, ruleset
 
@@ -156,8 +156,8 @@ def test_with_teams_in_play_the_screen_shows_own_and_team_scores():
 
 
 def test_simulate_gives_each_parts_mean_by_seat():
-    from engine.report import build_report, render_text
-    from engine.simulate import simulate
+    from engine.analysis.report import build_report, render_text
+    from engine.analysis.simulate import simulate
     rs = ruleset("trick_of_the_rails")
     run = simulate(rs, 3, 4, 7, rs.resolve_options({}, 3))
     records = run["results"]

@@ -15,9 +15,9 @@ import pytest
 from referencing import Registry, Resource
 
 from engine.cli import main
-from engine.errors import RulesetError
-from engine.game import Game
-from engine.ruleset import MAX_CARDS, Ruleset, load_ruleset
+from engine.core.errors import RulesetError
+from engine.game.game import Game
+from engine.rules.ruleset import MAX_CARDS, Ruleset, load_ruleset
 
 from conftest import ROOT
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.saves import DIGEST, content_digest, replay
-from engine.view import view
+from engine.game.saves import DIGEST, content_digest, replay
+from engine.game.view import view
 
 ROOT = Path(__file__).resolve().parent.parent
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"

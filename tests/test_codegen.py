@@ -12,11 +12,11 @@ import textwrap
 
 import pytest
 
-from engine.errors import EffectError
-from engine.game import Game
+from engine.core.errors import EffectError
+from engine.game.game import Game
 from engine.lang import codegen
 from engine.lang.codegen import GeneratedCodeError, Unit, verify
-from engine.ruleset import load_ruleset
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT
 
@@ -136,7 +136,7 @@ def test_the_verifier_accepts_what_the_compiler_emits():
 
 
 def test_a_unit_compiles_with_the_yaml_file_and_line(tmp_path):
-    from engine.errors import Location
+    from engine.core.errors import Location
     unit = Unit("setup", "rules.yaml", {})
     ref = unit.define([ast.Return(ast.BinOp(ast.Constant(1), ast.Div(), ast.Constant(0)))],
                       Location("rules.yaml", 12, 5))

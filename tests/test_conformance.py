@@ -16,14 +16,15 @@ import re
 
 import pytest
 
-from engine.agents import make_agents
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.saves import replay, write_save
-from engine.simulate import game_seed, play
-from engine.table import Card
-from engine.undo import TakeBack, UndoHistory
-from engine.view import view
+from engine.analysis.run import game_seed
+from engine.core.table import Card
+from engine.game.game import Game
+from engine.game.saves import replay, write_save
+from engine.game.view import view
+from engine.players.agents import make_agents
+from engine.players.loop import play
+from engine.players.undo import TakeBack, UndoHistory
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT, RULESETS, random_play_options
 
@@ -112,7 +113,7 @@ def test_views_leak_nothing(path, players):
     """At every decision, a player's view (zones, counters, decision, and each log line as it
     is shown to them) never names a card that player has not been allowed to see. A card counts
     as seen once it was visible to them at a decision or when a log line named it."""
-    from engine.view import log_line, view
+    from engine.game.view import log_line, view
 
     rs = load_ruleset(path)
     for i in range(2):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import EffectError
-from engine.game import Game
-from engine.ruleset import load_ruleset
+from engine.core.errors import EffectError
+from engine.game.game import Game
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT, labels, zone
 
@@ -303,7 +303,7 @@ def test_zones_and_counters_per_card(tmp_path):
 
 
 def test_face_down_cards_and_remembered_knowledge(tmp_path):
-    from engine.view import view
+    from engine.game.view import view
 
     g = Game(rules(tmp_path, """
         flow: |
@@ -335,7 +335,7 @@ def test_face_down_cards_and_remembered_knowledge(tmp_path):
 
 
 def test_conceal_stops_reminding_a_person_of_a_card_while_agents_remember_it(tmp_path):
-    from engine.view import render, view
+    from engine.game.view import render, view
 
     g = Game(rules(tmp_path, """
         flow: |
@@ -468,7 +468,7 @@ def test_counter_values_and_constants_are_never_shared(tmp_path):
 
 
 def test_return_of_a_procedure_call_index_of_and_logged_lists(tmp_path):
-    from engine.view import view
+    from engine.game.view import view
 
     g = run(tmp_path, """
         total = outer()

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import make_agents
-from engine.errors import EffectError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.saves import replay, write_save
-from engine.simulate import play
-from engine.table import Card, Player, Zone
-from engine.view import view
+from engine.core.errors import EffectError
+from engine.core.table import Card, Player, Zone
+from engine.game.game import Game
+from engine.game.saves import replay, write_save
+from engine.game.view import view
+from engine.players.agents import make_agents
+from engine.players.loop import play
+from engine.rules.ruleset import load_ruleset
 
 from conftest import cards, labels, options as option_labels, pick
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.experiments import Variant, _signed, compare, ladder, render_compare, render_ladder
-from engine.ruleset import load_ruleset
+from engine.analysis.experiments import Variant, _signed, compare, ladder, render_compare, render_ladder
+from engine.rules.ruleset import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_cli import TINY, TRICK, engine  # noqa: E402

@@ -7,10 +7,10 @@ import textwrap
 import pytest
 
 from engine.cli import main
-from engine.errors import EffectError, RulesetError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.saves import replay
+from engine.core.errors import EffectError, RulesetError
+from engine.game.game import Game
+from engine.game.saves import replay
+from engine.rules.ruleset import load_ruleset
 
 BASE = textwrap.dedent("""
     game: {name: Deck, players: [2]}

@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Token, Tree
 
-from engine import schema, usercache, yamlload
+from engine.core import usercache
 from engine.lang import parser
 from engine.lang.parser import ParseProblem, parse
+from engine.rules import schema, yamlload
 
 ROOT = Path(__file__).resolve().parent.parent
 YAML_FILES = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "examples").rglob("*.yaml"))

@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cli import main
-from engine.errors import EffectError, IllegalMove, RulesetError
-from engine.game import Game
+from engine.core.errors import EffectError, IllegalMove, RulesetError
+from engine.game.game import Game
+from engine.game.saves import DIGEST, content_digest, write_save
 from engine.lang.builtins import REGISTRY
-from engine.ruleset import load_ruleset
-from engine.saves import DIGEST, content_digest, write_save
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT
 

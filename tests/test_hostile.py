@@ -11,12 +11,12 @@ import textwrap
 import pytest
 import yaml
 
-from engine import saves
 from engine.cli import main
-from engine.errors import EffectError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.yamlload import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
+from engine.core.errors import EffectError
+from engine.game import saves
+from engine.game.game import Game
+from engine.rules.ruleset import load_ruleset
+from engine.rules.yamlload import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 
 from conftest import ROOT
 

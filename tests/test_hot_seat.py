@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from engine.agents import CLEAR_SCREEN, HotSeat, QuitGame
-from engine.game import Game
-from engine.ruleset import load_ruleset
+from engine.game.game import Game
+from engine.players.agents import CLEAR_SCREEN, HotSeat, QuitGame
+from engine.rules.ruleset import load_ruleset
 
 from conftest import labels
 from test_cli import TINY, engine

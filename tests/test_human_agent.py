@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import HumanAgent, QuitGame
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.view import view
+from engine.game.game import Game
+from engine.game.view import view
+from engine.players.agents import HumanAgent, QuitGame
+from engine.rules.ruleset import load_ruleset
 
 from conftest import labels
 

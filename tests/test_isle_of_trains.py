@@ -23,9 +23,9 @@ import random
 
 import pytest
 
-from engine.errors import EffectError, IllegalMove
-from engine.game import Game
-from engine.table import Player
+from engine.core.errors import EffectError, IllegalMove
+from engine.core.table import Player
+from engine.game.game import Game
 
 from conftest import ROOT, cards, options, pick, ruleset, zone
 
@@ -140,7 +140,7 @@ def new_game(players=2, seed=3, options_=None, **kw):
 
 
 def prompt(game):
-    from engine.view import view
+    from engine.game.view import view
     return view(game, None).decision["prompt"]
 
 
@@ -434,7 +434,7 @@ def test_face_down_load_of_a_card_as_its_own_type_tells_opponents_nothing():
     # Rulebook: "a player may discard one card to load another card (placed face down)
     # as ANY type of cargo" - its own type too, so the public line "loads a face-down card as
     # coal" does not tell P2 that the card is not a coal card.
-    from engine.view import view
+    from engine.game.view import view
     g = new_game(hands={1: ["Tanker Car", "Bank", "Level 2 Engine"]},
                  trains={1: ASK[1], 2: ["Level 3 Engine", "Hopper Car"]}, deck=["Caboose 2", "Caboose 5", "Caboose 6"])
     pick(g, LOAD)
@@ -1036,7 +1036,7 @@ def test_no_round_limit_by_default():
 def test_simulations_stop_at_the_decision_cap_or_the_round_limit():
     """Without the round limit random games run on until simulate's decision cap, which the
     report names; with it they end by it."""
-    from engine.simulate import simulate
+    from engine.analysis.simulate import simulate
     capped = simulate(RS, 2, 3, 1, opts(2), max_decisions=200)
     assert capped["totals"]["games_by_end_reason"] == {"decision cap": 3}
     assert [(r["decisions"], r["end_reason"]) for r in capped["results"]] == [(200, "decision cap")] * 3
@@ -1049,8 +1049,8 @@ def test_simulations_stop_at_the_decision_cap_or_the_round_limit():
 def test_random_games_end(n):
     """Random players finish only with the round limit set; their games end by it, or
     (rarely) by the rulebook's endings."""
-    from engine.agents import make_agents
-    from engine.simulate import play
+    from engine.players.agents import make_agents
+    from engine.players.loop import play
     for seed in range(3):
         g = Game(RS, n, opts(n, round_limit=100), seed)
         play(g, make_agents(["random"] * n, seed))

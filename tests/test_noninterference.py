@@ -17,10 +17,10 @@ import random
 import pytest
 
 import engine.cli as cli
-from engine.errors import EngineError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.view import render, view
+from engine.core.errors import EngineError
+from engine.game.game import Game
+from engine.game.view import render, view
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT, RULESETS, position_with_secrets, random_play_options, swap, unseen_pairs
 

@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from engine import Game, load_ruleset, view  # noqa: E402
 from engine.adapters.common import action_bound  # noqa: E402
 from engine.adapters.openspiel import register  # noqa: E402
-from engine.table import Player  # noqa: E402
+from engine.core.table import Player  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))

@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from engine import Game, IllegalMove, load_ruleset, view  # noqa: E402
 from engine.adapters.common import TooManyOptions, action_bound  # noqa: E402
 from engine.adapters.pettingzoo import env  # noqa: E402
-from engine.table import Player  # noqa: E402
+from engine.core.table import Player  # noqa: E402
 
 # PettingZoo's API test warns of any observation that is a dict, though a dict with an
 # "action_mask" is its own convention for masked actions (it names its classic games as exceptions).

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.agents import HELP, HumanAgent, make_agents
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.saves import SaveRequest
-from engine.screen import decision_screen, option_lines, option_order, own_lines
-from engine.undo import TakeBack
-from engine.view import view
+from engine.game.game import Game
+from engine.game.saves import SaveRequest
+from engine.game.view import view
+from engine.players.agents import HELP, HumanAgent, make_agents
+from engine.players.screen import decision_screen, option_lines, option_order, own_lines
+from engine.players.undo import TakeBack
+from engine.rules.ruleset import load_ruleset
 
 from test_cli import engine
 

@@ -119,10 +119,10 @@ def test_a_whole_game_at_80x24_ends_with_the_scores():
 
 
 def test_the_first_screen_shows_the_hand_the_prompt_and_the_last_events():
-    from engine.agents import make_agents
-    from engine.game import Game
-    from engine.ruleset import load_ruleset
-    from engine.view import view
+    from engine.game.game import Game
+    from engine.game.view import view
+    from engine.players.agents import make_agents
+    from engine.rules.ruleset import load_ruleset
     rules = load_ruleset(ROOT / "rulesets" / "trick_of_the_rails.yaml")
     game = Game(rules, 4, rules.resolve_options({}, 4), 7)
     bots = make_agents(["human", "random", "random", "random"], 7, make_human=lambda: None)

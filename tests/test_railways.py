@@ -22,12 +22,13 @@ import textwrap
 
 import pytest
 
-from engine.agents import make_agents
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.simulate import game_seed, play
-from engine.table import Player
-from engine.view import label, render, view
+from engine.analysis.run import game_seed
+from engine.core.table import Player
+from engine.game.game import Game
+from engine.game.view import label, render, view
+from engine.players.agents import make_agents
+from engine.players.loop import play
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT, cards, labels, options, pick, ruleset, zone
 

@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.table import Player
-from engine.view import view
+from engine.core.table import Player
+from engine.game.game import Game
+from engine.game.view import view
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT, cards, labels, options, pick, put, zone
 from test_railways import (RS, act, asked, bonds, counter, cubes, everybody_passes_auction, money,

@@ -13,12 +13,12 @@ import weakref
 
 import pytest
 
-from engine.errors import EffectError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.table import Card, Table
-from engine.values import Lambda
-from engine.view import PlayerView, render, view
+from engine.core.errors import EffectError
+from engine.core.table import Card, Table
+from engine.core.values import Lambda
+from engine.game.game import Game
+from engine.game.view import PlayerView, render, view
+from engine.rules.ruleset import load_ruleset
 
 from conftest import card, put, swap, zone
 from test_noninterference import check_seat
@@ -250,7 +250,7 @@ def test_a_view_keeps_its_game_for_as_long_as_it_lives_and_no_longer(rules):
 
 def view_game(pv):
     """The game of a view, read as this module may: through the slot's descriptor."""
-    return sys.modules["engine.view"]._game_of(pv)
+    return sys.modules["engine.game.view"]._game_of(pv)
 
 
 def test_an_end_reason_naming_a_card_is_refused(tmp_path):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import EngineError
-from engine.report import build_report, findings, read_jsonl, render_text, sparkline
+from engine.analysis.report import build_report, findings, read_jsonl, render_text, sparkline
+from engine.core.errors import EngineError
 from test_cli import engine, one_line_error
 
 RUNS = Path(__file__).resolve().parent / "fixtures" / "runs"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import RulesetError, load_ruleset, resources
+from engine import RulesetError, load_ruleset
+from engine.rules import resources
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))

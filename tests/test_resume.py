@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine import Game
-from engine.saves import DIGEST, content_digest, replay, resume
+from engine.game.saves import DIGEST, content_digest, replay, resume
 
 from test_cli import TINY, engine, one_line_error
 from conftest import labels

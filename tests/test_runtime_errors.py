@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import EffectError, IllegalMove
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.view import label, log_line
+from engine.core.errors import EffectError, IllegalMove
+from engine.game.game import Game
+from engine.game.view import label, log_line
+from engine.rules.ruleset import load_ruleset
 
 from conftest import cards
 

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from engine.game import Game
-from engine.ruleset import load_ruleset
+from engine.game.game import Game
+from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT
 

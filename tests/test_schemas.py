@@ -13,9 +13,9 @@ import pytest
 import yaml
 from referencing import Registry, Resource
 
-from engine import schema
 from engine.cli import main
-from engine.schema import EXTENSION, RULESET, SCHEMAS
+from engine.rules import schema
+from engine.rules.schema import EXTENSION, RULESET, SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 

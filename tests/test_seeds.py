@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from engine.agents import make_agents
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.seeds import SEED_LIMIT, bots_seed
-from engine.simulate import play
+from engine.game.game import Game
+from engine.game.seeds import SEED_LIMIT, bots_seed
+from engine.players.agents import make_agents
+from engine.players.loop import play
+from engine.rules.ruleset import load_ruleset
 
 from test_cli import TINY, TRICK, engine
 

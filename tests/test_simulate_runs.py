@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, ruleset
-from engine import workers
-from engine.agents import make_agents
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.simulate import RunSpec, game_seed, simulate
-from engine.view import view
+from engine.analysis import workers
+from engine.analysis.run import RunSpec, game_seed
+from engine.analysis.simulate import simulate
+from engine.game.game import Game
+from engine.game.view import view
+from engine.players.agents import make_agents
+from engine.rules.ruleset import load_ruleset
 
 TRICK = ROOT / "rulesets" / "trick_of_the_rails.yaml"
 RUN = [TRICK, "--players", "3", "--seed", "7"]

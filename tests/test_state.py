@@ -14,9 +14,9 @@ import random
 import pytest
 
 from engine import Game, SaveError, load_ruleset, view
-from engine.errors import EffectError, IllegalMove
-from engine.values import Lambda
-from engine.view import log_line
+from engine.core.errors import EffectError, IllegalMove
+from engine.core.values import Lambda
+from engine.game.view import log_line
 
 GEMS = """\
 game:

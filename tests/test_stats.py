@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from engine.stats import detectable, histogram, quartiles, summary, wilson
+from engine.analysis.stats import detectable, histogram, quartiles, summary, wilson
 
 
 @pytest.mark.parametrize("k, n, low, high", [

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.errors import EffectError, RulesetError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.text import Text
-from engine.view import view
+from engine.core.errors import EffectError, RulesetError
+from engine.core.text import Text
+from engine.game.game import Game
+from engine.game.view import view
+from engine.rules.ruleset import load_ruleset
 
 HEAD = """\
 game: {name: Words, players: [2, 3]}
@@ -330,7 +330,7 @@ def test_an_error_names_a_place_by_its_label_at_the_item(tmp_path, expression, c
 
 
 def test_the_terminal_shows_counters_in_the_words_of_the_log(tmp_path):
-    from engine.view import render
+    from engine.game.view import render
     head = HEAD.replace("  lines: {initial: []}\n", """\
   lines: {initial: [1, 2]}
   nested: {initial: [[1, 2], 3]}

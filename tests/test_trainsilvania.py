@@ -15,14 +15,15 @@ import re
 import pytest
 
 from engine.adapters.observation import Observation
-from engine.agents import HumanAgent, make_agents
-from engine.game import Game
-from engine.saves import resume, same_state, write_save
-from engine.search import GreedyAgent, MctsAgent
-from engine.simulate import game_seed, play
-from engine.table import Player
-from engine.undo import UndoHistory
-from engine.view import label, render, view
+from engine.analysis.run import game_seed
+from engine.core.table import Player
+from engine.game.game import Game
+from engine.game.saves import resume, same_state, write_save
+from engine.game.view import label, render, view
+from engine.players.agents import HumanAgent, make_agents
+from engine.players.loop import play
+from engine.players.search import GreedyAgent, MctsAgent
+from engine.players.undo import UndoHistory
 
 from conftest import card, cards, labels, options, pick, put, ruleset, zone
 

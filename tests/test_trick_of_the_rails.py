@@ -15,9 +15,9 @@ Card figures used below (station values by number 1..10):
 """
 from __future__ import annotations
 
-from engine.game import Game
-from engine.table import Player
-from engine.view import label
+from engine.core.table import Player
+from engine.game.game import Game
+from engine.game.view import label
 
 import pytest
 

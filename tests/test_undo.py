@@ -7,10 +7,10 @@ import io
 import pytest
 
 from engine import Game, load_ruleset
-from engine.agents import HumanAgent, RandomAgent
-from engine.simulate import play
-from engine.undo import TakeBack, UndoHistory
-from engine.view import view
+from engine.game.view import view
+from engine.players.agents import HumanAgent, RandomAgent
+from engine.players.loop import play
+from engine.players.undo import TakeBack, UndoHistory
 
 from test_cli import engine
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.errors import EffectError, RulesetError
-from engine.game import Game
-from engine.ruleset import load_ruleset
-from engine.view import render, view
+from engine.core.errors import EffectError, RulesetError
+from engine.game.game import Game
+from engine.game.view import render, view
+from engine.rules.ruleset import load_ruleset
 
 EXPEDITIONS = textwrap.dedent("""\
     game: {name: Expeditions, players: [2]}

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import EngineError
-from ..game import Game
-from ..ruleset import Ruleset, load_ruleset
-from ..simulate import MAX_DECISIONS
+from ..analysis.run import MAX_DECISIONS
+from ..core.errors import EngineError
+from ..game.game import Game
+from ..rules.ruleset import Ruleset, load_ruleset
 
 
 class TooManyOptions(EngineError):

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..ruleset import Ruleset
-from ..table import Player
-from ..view import PlayerView, label
+from ..core.table import Player
+from ..game.view import PlayerView, label
+from ..rules.ruleset import Ruleset
 
 
 class Observation:

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..game import Game
-from ..ruleset import Ruleset
-from ..view import PlayerView, view
+from ..game.game import Game
+from ..game.view import PlayerView, view
+from ..rules.ruleset import Ruleset
 from .common import MAX_DECISIONS, Setup, load, rank_rewards
 from .observation import Observation
 

@@ -22,10 +22,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..errors import IllegalMove
-from ..game import Game
-from ..ruleset import Ruleset
-from ..view import render, view
+from ..core.errors import IllegalMove
+from ..game.game import Game
+from ..game.view import render, view
+from ..rules.ruleset import Ruleset
 from .common import MAX_DECISIONS, Setup, rank_rewards
 from .observation import Observation
 

@@ -1,7 +1,7 @@
 """The one registry of built-in functions of the effect language.
 
 Each entry says what it takes, what kind it is and what it does; the compiler checks calls
-against it and docs/effect-language.md is generated from it (`python -m engine.docgen`).
+against it and docs/effect-language.md is generated from it (`python -m engine.lang.docgen`).
 
 Kinds:
 - value: computes a value and changes nothing; usable anywhere.
@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..errors import EffectError
-from .. import board as boards
-from ..board import Board, Place
-from ..table import Card, Player, Zone
-from ..text import Text, card_text, number_text, zone_text
-from ..values import ConstantList, Lambda, spell
+from ..core import board as boards
+from ..core.board import Board, Place
+from ..core.errors import EffectError
+from ..core.table import Card, Player, Zone
+from ..core.text import Text, card_text, number_text, zone_text
+from ..core.values import ConstantList, Lambda, spell
 
 VALUE, EFFECT, CHOICE = "value", "effect", "choice"
 
@@ -79,7 +79,7 @@ def _items(g, x: Any) -> list:
 
 
 def describe(x: Any) -> str:
-    """Name a value's type for error messages (a card as Text: see text.py)."""
+    """Name a value's type for error messages (a card as Text: see core/text.py)."""
     if isinstance(x, Card):
         return "the card " + card_text(x)
     if isinstance(x, Zone):

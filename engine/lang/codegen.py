@@ -24,7 +24,7 @@ import re
 import types
 from typing import Any, Callable
 
-from ..errors import Location
+from ..core.errors import Location
 
 # Names that generated code may use: the two parameters, and names with the engine's prefixes.
 _PARAMETERS = {"g", "env"}

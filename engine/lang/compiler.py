@@ -1,7 +1,7 @@
 """Compiling effect-language trees to Python functions, once, at load time.
 
 Expressions become functions `fn(g, env) -> value`, and so do runs of statements that never
-ask a player. A program becomes a `Code` (program.py): statements that may suspend the game (a
+ask a player. A program becomes a `Code` (core/program.py): statements that may suspend the game (a
 choice, an emit, a procedure call), and the ifs and loops around them, are instructions, so
 where a game waits is data. Names are resolved here, so a misspelt zone or function is a
 load-time error with a suggestion.
@@ -23,13 +23,13 @@ from typing import Any, Callable
 
 from lark import Token, Tree
 
-from ..board import Board, Place
-from ..errors import Diagnostic, EffectError, EngineError, Location, suggest
-from ..program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
+from ..core.board import Board, Place
+from ..core.errors import Diagnostic, EffectError, EngineError, Location, suggest
+from ..core.program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
                        Exec, ForInit, ForNext, Frame, Jump, Loop, Return, WhileTest, too_long)
-from ..table import Card, Zone
-from ..text import Text, card_text
-from ..values import ConstantList, Lambda
+from ..core.table import Card, Zone
+from ..core.text import Text, card_text
+from ..core.values import ConstantList, Lambda
 from . import builtins as B
 from .codegen import Ref, Unit, fault_position, stamp
 

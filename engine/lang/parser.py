@@ -30,7 +30,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, Unexpec
 from lark.exceptions import LarkError
 from lark.indenter import DedentError, Indenter
 
-from .. import usercache
+from ..core import usercache
 
 GRAMMAR_FILE = Path(__file__).with_name("effects.lark")
 

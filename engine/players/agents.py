@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Protocol, TextIO
 
-from .errors import EngineError, suggest
-from .saves import SaveRequest
+from ..core.errors import EngineError, suggest
+from ..game.saves import SaveRequest
+from ..game.view import PlayerView
 from .screen import (Line, card_lines, decision_screen, heading, log_items, named_cards, news_heading, option_order,
                      own_lines, table_blocks)
 from .terminal import Terminal
 from .undo import TakeBack
-from .view import PlayerView
 
 
 class Agent(Protocol):

@@ -19,9 +19,9 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Iterator
 
-from .errors import EngineError, RulesetError
-from .ruleset import Ruleset, load_ruleset
-from .simulate import RunSpec, play_game
+from ..core.errors import EngineError, RulesetError
+from ..rules.ruleset import Ruleset, load_ruleset
+from .run import RunSpec, play_game
 
 CHUNK_MAX = 32  # games a chunk: big enough to hide the cost of a task, small enough to lose little on a kill
 RAY_INSTALL = "pip install 'tabletop-rules-engine[ray]' (from a checkout: pip install -e '.[ray]')"

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import Diagnostic, Location
+from ..core.errors import Diagnostic, Location
 from .schema import EXTENSION, RULESET, load_schema
 from .yamlload import EMPTY, SYNTAX, SourceMap
 

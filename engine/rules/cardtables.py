@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from math import prod
 
-from .errors import Diagnostic, Location
+from ..core.errors import Diagnostic, Location
 from .yamlload import SourceMap
 
 TABLE_KEYS = ("columns", "rows", "for_each")  # the keys of a table that are not keys of its entries

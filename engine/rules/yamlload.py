@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from .errors import Diagnostic, Location
+from ..core.errors import Diagnostic, Location
 
 Path = tuple  # a path into the data: keys and list indexes
 

@@ -2,7 +2,7 @@
 
 Everything here is optional: deleting the directory is always safe, and where it cannot be
 made or written the work is simply done again (see the parser's caches in lang/parser.py and
-the schema check's in schema.py).
+the schema check's in rules/schema.py).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 `view(game, player)` builds everything a player is shown (zones, counters, log, their
 decision); agents, the terminal and saved logs use it and nothing else. Hidden cards
 appear without identity, only with the properties printed on their back, and so do the cards
-a text names (text.py). What a view gives is plain data: no card, and no path to the game.
+a text names (core/text.py). What a view gives is plain data: no card, and no path to the game.
 
 A view is an agent's unless made for a person (`person=True`, `PlayerView.for_person()`): an
 agent is told all its player was shown, as it is its information set; a person's screen does
@@ -17,13 +17,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import IllegalMove
+from ..core.board import Board, Place, render_board
+from ..core.errors import IllegalMove
+from ..core.table import Card, Player, Table, Zone
+from ..core.text import Text, face_down, number_text
+from ..core.values import Lambda
+from ..lang.compiler import evaluate
 from .game import Game, LogEntry
-from .lang.compiler import evaluate
-from .board import Board, Place, render_board
-from .table import Card, Player, Table, Zone
-from .text import Text, face_down, number_text
-from .values import Lambda
 
 
 def sees(table: Table | None, card: Card, viewer: int | None, person: bool = False) -> bool:

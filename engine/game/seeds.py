@@ -5,7 +5,8 @@ Whoever knows a game's seed can rebuild every hidden card and every future draw,
 from seeds derived from it through a hash: they are as secret as the game's seed, knowing one
 tells nothing of it, and the game stays reproducible from ruleset, options, seed and decisions.
 A seed given with --seed is the user's own choice; simulations derive every game's seed from it
-(simulate.game_seed) and seed the bots of a game from that game's seed (agents.make_agents).
+(`game_seed` in analysis/run.py) and seed the bots of a game from that game's seed
+(`make_agents` in players/agents.py).
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import EngineError
+from ..core.errors import EngineError
 from .simulate import end_reasons, mean_breakdown, win_share
 from .stats import histogram, quartiles, summary, wilson
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from .errors import EffectError
-from .lang.builtins import describe
-from .lang.compiler import evaluate
-from .table import Player
-from .text import number_text
+from ..core.errors import EffectError
+from ..core.table import Player
+from ..core.text import number_text
+from ..lang.builtins import describe
+from ..lang.compiler import evaluate
 
 
 def _number(value: Any, part: str, player: Any, rules: Any) -> Any:

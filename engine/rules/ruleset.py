@@ -14,20 +14,20 @@ from typing import Any, Callable
 
 from lark import Tree
 
+from ..core.board import Board, Place
+from ..core.errors import Diagnostic, Location, RulesetError, suggest
+from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
+from ..core.table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
+from ..core.values import freeze
+from ..lang.builtins import end_reason
+from ..lang.compiler import Compiler, Names, never_suspending
+from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
-from .board import Board, Place
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
-from .errors import Diagnostic, Location, RulesetError, suggest
 from .filekind import directory_hint, wrong_file
-from .lang.builtins import end_reason
-from .lang.compiler import Compiler, Names, never_suspending
-from .lang.parser import ParseProblem, indentation_tabs, parse
-from .program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .scoring import sum_of_parts
-from .table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
-from .values import freeze
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
@@ -456,8 +456,8 @@ class _Builder:
                     self.error((section, name), f"'{name}' is already defined in {seen[name]}", key=True)
                 else:
                     seen[name] = section
-        from .lang.builtins import REGISTRY
-        from .lang.compiler import SPECIAL_NAMES
+        from ..lang.builtins import REGISTRY
+        from ..lang.compiler import SPECIAL_NAMES
         for name, section in seen.items():
             if name in REGISTRY or name in SPECIAL_NAMES:
                 self.error((section, name), f"'{name}' is a built-in name of the effect language; rename it",

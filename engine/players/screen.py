@@ -2,7 +2,7 @@
 
 Their own hand and position, what happened since they last decided and the options stay on
 one screen with the prompt; the rest of the table fills the room that is left, and the `t`
-command shows all of it. Built from a PlayerView only, with view.py's functions for cards
+command shows all of it. Built from a PlayerView only, with game/view.py's functions for cards
 and counters, so the screen shows nothing the view does not and reads cards as it does.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from .view import PlayerView, counter_text, face_shown, zone_text
+from ..game.view import PlayerView, counter_text, face_shown, zone_text
 
 LABEL_WIDTH = 20  # the column of labels; a longer label pushes its value along, after a colon
 

@@ -20,10 +20,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__
-from .errors import EngineError, IllegalMove, SaveError
+from .. import __version__
+from ..core.errors import EngineError, IllegalMove, SaveError
+from ..rules.ruleset import Ruleset, load_ruleset
 from .game import Game
-from .ruleset import Ruleset, load_ruleset
 from .seeds import SEED_LIMIT
 
 FORMAT = "engine-save/3"
@@ -66,7 +66,7 @@ def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
 
 class SaveRequest(Exception):
     """Raised by a person's agent to have the game saved to `path` and go on: the agent has
-    no path to the game, so the driver that has it writes the save (simulate.play); `reply`
+    no path to the game, so the driver that has it writes the save (players/loop.play); `reply`
     tells the person what came of it."""
 
     def __init__(self, path: str, reply: Callable[[str], None]):

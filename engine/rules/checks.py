@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 from lark import Tree
 
-from .errors import Diagnostic, Location, suggest
-from .lang.compiler import string_value
-from .table import Card
+from ..core.errors import Diagnostic, Location, suggest
+from ..core.table import Card
+from ..lang.compiler import string_value
 from .yamlload import MergedSourceMap, SourceMap
 
 COPIES = "for several copies of one card, write one entry with `count: N`"
@@ -125,40 +125,3 @@ def template_problem(template: str, fields: list[str]) -> str | None:
         if "{" in (spec or "") or any(int(n) > MAX_LABEL_WIDTH for n in re.findall(r"\d+", spec or "")):
             return f"the format '{spec}' of '{{{field}}}' has a nested field or a width over {MAX_LABEL_WIDTH}"
     return None
-
-
-def terminal_problems(ruleset: Any, seed: int = 1) -> list[Diagnostic]:
-    """Run what only `engine play` runs (board `display` rules, the labels of zones, counters,
-    the decision's prompt and options, the log) on a newly set up game of each allowed number of
-    players, with the default options, as the referee and every seat see it; each failure is a
-    problem at the rule that failed (once, however many games and seats show it). A game that
-    cannot be set up is left to `engine simulate` and `engine play` to report, with its seed."""
-    from .errors import EffectError, EngineError
-    from .game import Game
-    from .view import render, view
-
-    problems: dict[tuple, Diagnostic] = {}
-    for players in ruleset.players:
-        try:
-            game = Game(ruleset, players, ruleset.resolve_options({}, players), seed=seed)
-        except (EngineError, ValueError):
-            continue
-        for viewer in [None, 0, *range(1, players + 1)]:
-            try:
-                render(view(game, viewer, person=True))
-                view(game, viewer).as_dict()
-            except EffectError as exc:
-                where = exc.location or Location(ruleset.path)
-                key = (str(where), exc.message)
-                message = (f"{exc.message} (in {exc.rule or 'a rule'}; found by showing a newly set up game "
-                           f"of {players} players at the terminal, as engine play does)")
-            except Exception as exc:  # an engine fault: still a message, never a traceback
-                where = Location(ruleset.path)
-                key = (str(where), str(exc))
-                message = (f"showing a newly set up game of {players} players at the terminal failed: "
-                           f"{exc.__class__.__name__}: {exc}")
-            else:
-                continue
-            problems.setdefault(key, Diagnostic(where, message))
-            break
-    return list(problems.values())

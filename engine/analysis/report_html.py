@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import EngineError
+from ..core.errors import EngineError
 from .report import findings, seat_label
 
 INSTALL = "pip install -e '.[plots]'"

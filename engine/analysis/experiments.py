@@ -13,8 +13,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .ruleset import Ruleset
-from .simulate import DECISION_CAP, simulate, win_share
+from ..rules.ruleset import Ruleset
+from .run import DECISION_CAP
+from .simulate import simulate, win_share
 from .stats import detectable, summary, wilson
 
 

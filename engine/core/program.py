@@ -5,7 +5,7 @@ statements that may suspend the game (a `choose`, an `emit` whose triggers may c
 procedure call) and the `if`s and loops around them become instructions of a `Code`. Where a
 game waits is then a list of `Frame`s, each a code, an instruction index and a dict of locals:
 data that can be copied and saved, unlike a suspended Python generator. The instructions are
-run by `Game` (game.py), which also holds the frames.
+run by `Game` (game/game.py), which also holds the frames.
 """
 from __future__ import annotations
 
@@ -261,7 +261,7 @@ class Call(Op):
 
 
 class Arrange(Op):
-    """Between setup and flow: a test's or puzzle's hook to arrange the table (game.py)."""
+    """Between setup and flow: a test's or puzzle's hook to arrange the table (game/game.py)."""
 
     def run(self, g, frame):
         frame.pc = self.next

@@ -18,9 +18,9 @@ import random
 import time
 from typing import Any
 
-from .game import Game
-from .values import frozen
-from .view import PlayerView
+from ..core.values import frozen
+from ..game.game import Game
+from ..game.view import PlayerView
 
 
 def standing(values: dict[Any, Any]) -> dict[Any, float]:

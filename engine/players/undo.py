@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import Game
-from .table import Card
-from .text import Text, face_down
+from ..core.table import Card
+from ..core.text import Text, face_down
+from ..game.game import Game
 
 
 class TakeBack(Exception):

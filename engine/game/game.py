@@ -1,7 +1,7 @@
 """Running one game: a small state interface in the manner of OpenSpiel.
 
-`Game` holds the state of one game as plain data: the table (table.py), the random generator,
-the program's frames (program.py), the pending decision, the log and the decisions taken. The
+`Game` holds the state of one game as plain data: the table (core/table.py), the random generator,
+the program's frames (core/program.py), the pending decision, the log and the decisions taken. The
 program runs until a player must choose; `legal_actions()` lists the options by index and
 `apply(i)` resumes it. All randomness comes from one `random.Random(seed)`, so ruleset +
 options + seed + the decisions taken reproduce a game exactly.
@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterator
 
-from . import scoring
-from .errors import EffectError, IllegalMove, SaveError
-from .lang.compiler import evaluate, locate
-from .program import CATCH, EMIT, SUSPENDED, EndGame, Frame
-from .ruleset import Ruleset
-from .table import Card, Player, Table, Zone
-from .text import Text, card_text
-from .values import Copier, Decoder, Encoder, frozen, spell
+from ..core.errors import EffectError, IllegalMove, SaveError
+from ..core.program import CATCH, EMIT, SUSPENDED, EndGame, Frame
+from ..core.table import Card, Player, Table, Zone
+from ..core.text import Text, card_text
+from ..core.values import Copier, Decoder, Encoder, frozen, spell
+from ..lang.compiler import evaluate, locate
+from ..rules import scoring
+from ..rules.ruleset import Ruleset
 
 MAX_FRAMES = 5_000  # procedures and triggers running at once (inside each other)
 CHECKPOINT_EVERY = 100  # decisions between the copies a failed move is restored from

@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import EngineError
-from .simulate import RunSpec
+from ..core.errors import EngineError
+from .run import RunSpec
 
 SAME_RUN = ("digest", "players", "seats", "options", "seed", "max_decisions")  # what a game depends on
 

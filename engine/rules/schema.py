@@ -18,8 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import resources, usercache
-from .errors import Diagnostic, suggest
+from ..core import usercache
+from ..core.errors import Diagnostic, suggest
+from . import resources
 from .yamlload import SourceMap
 
 if TYPE_CHECKING:

@@ -1,0 +1,14 @@
+"""Many games: simulation runs, where they are played, run files, reports and experiments.
+
+- run.py: what a run's games depend on (`RunSpec`), each game's seed, one game's record;
+- simulate.py: `simulate`, a run played and totalled;
+- workers.py: where games are played: this process, a pool of processes, Ray;
+- runfile.py: the run file of `--out`, kept as games end, and going on from it;
+- progress.py: progress on a terminal;
+- stats.py: Wilson intervals, summaries, paired differences;
+- report.py and report_html.py: balance reports, as data and text, and as an HTML page;
+- experiments.py: `compare` (two variants on the same seeds) and `ladder` (agents in pairs).
+
+May import: core, lang, rules, game, players.
+Must not import: adapters, cli.
+"""

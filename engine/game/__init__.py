@@ -1,0 +1,17 @@
+"""One game: its state and the interface to it, what each player may know of it, its saves.
+
+- game.py: `Game`, in the manner of OpenSpiel's state: legal actions, apply, clone, snapshot,
+  determinize, scores (docs/design-state.md);
+- view.py: `view(game, player)`, the one door through which hidden information passes;
+- saves.py: saved games, resumed from their state or replayed from their decisions;
+- seeds.py: a game's secret seed and the bots' seeds derived from it;
+- trial.py: a new game of each size shown to every seat, for `engine validate`.
+
+`from engine.game import Game` works as it did before the layers.
+
+May import: core, lang, rules.
+Must not import: players, analysis, adapters, cli.
+"""
+from .game import Game
+
+__all__ = ["Game"]

@@ -1,0 +1,15 @@
+"""Who decides: agents, the bots that search, and a person at the terminal.
+
+- agents.py: the agent interface (`choose(view) -> int`), the seats of the command line
+  (random, greedy, mcts, a class from a file), and a person deciding at the terminal;
+- search.py: the greedy and mcts bots, which look ahead only in worlds their view gives;
+- loop.py: `play`, one game driven to its end, each decision asked of its seat's agent;
+- screen.py and terminal.py: a person's screen, laid out from their view, and the terminal
+  it is drawn on;
+- undo.py: taking a decision back without learning anything by it.
+
+Every agent sees a game only through `game.view`: nothing here reads a `Game` for a player.
+
+May import: core, lang, rules, game.
+Must not import: analysis, adapters, cli.
+"""

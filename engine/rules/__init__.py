@@ -1,0 +1,18 @@
+"""Loading a ruleset: from YAML files to a checked, compiled `Ruleset` that plays many games.
+
+- ruleset.py: `load_ruleset`, which runs every phase and reports every problem of every file
+  at once;
+- yamlload.py: safe YAML that remembers where each value came from;
+- schema.py: the JSON Schemas of schemas/, with located, readable errors;
+- cardtables.py: card entries written as tables;
+- checks.py: the checks a schema cannot express;
+- filekind.py: telling a file that is no ruleset from a broken one;
+- scoring.py: a ruleset's score by named parts, and a finished game's results;
+- resources.py: where the shipped schemas, rulesets and examples are;
+- info.py: what `engine info` tells of a ruleset.
+
+A ruleset is data and compiled functions; what runs them on a table is the game layer.
+
+May import: core, lang.
+Must not import: game, players, analysis, adapters, cli.
+"""
