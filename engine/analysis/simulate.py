@@ -16,7 +16,6 @@ from ..rules.ruleset import Ruleset
 from .progress import progress_display
 from .run import DECISION_CAP, MAX_DECISIONS, RunSpec, game_seed, play_game
 from .runfile import RunFile
-from .workers import play_games
 
 # What engine.simulate held before the layers (docs/python-api.md) stays importable from here.
 __all__ = ["DECISION_CAP", "MAX_DECISIONS", "RunSpec", "game_seed", "play", "play_game", "simulate"]
@@ -81,6 +80,8 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     tasks on the cluster at `address` or on a local Ray); the results are the same. With `out`,
     a JSON Lines file, each record is appended as its game ends, and the games already in the
     file (of the same run) are not played again. `progress`: a stream to show progress on."""
+    from .workers import play_games  # here, not above: multiprocessing costs every command 7 ms to import
+
     spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions)
     file = RunFile.open(out, spec, games) if out is not None else None
     records = file.records if file else {}
