@@ -105,16 +105,18 @@ def _identity_order(item: tuple[Any, Any]) -> tuple[str, int]:
 
 class Copier:
     """Copies values of one game for another game `g`. Lists and tables are new (a container
-    met twice is copied once); identities are kept, or mapped through `cards` and `zones`
-    when the copy relabels cards."""
+    met twice is copied once), but for those of `shared` (by id: see `shareable`), which the
+    copy holds as they are; identities are kept, or mapped through `cards` and `zones` when
+    the copy relabels cards."""
 
-    def __init__(self, g: Any, cards: dict[Card, Card] | None = None, zones: dict[Zone, Zone] | None = None):
+    def __init__(self, g: Any, cards: dict[Card, Card] | None = None, zones: dict[Zone, Zone] | None = None,
+                 shared: dict[int, Any] | None = None):
         self.g = g
         self.cards = cards
         self.zones = zones
         self.kept = _KEPT if cards is None else _SCALARS | _IDENTITIES
         self.relabel: dict[Any, Any] = {**(cards or {}), **(zones or {})}
-        self.memo: dict[int, Any] = {}
+        self.memo: dict[int, Any] = dict(shared) if shared else {}
 
     def __call__(self, value: Any) -> Any:
         t = type(value)
@@ -144,7 +146,10 @@ class Copier:
         if t is dict:
             out = {}
             self.memo[id(value)] = out
-            if self.cards is not None:
+            if kept.issuperset(map(type, value.values())) and (
+                    self.cards is None or kept.issuperset(map(type, value))):
+                out.update(value)  # nothing in it to copy or relabel (as most tables by place or player)
+            elif self.cards is not None:
                 relabel = self.relabel
                 items = [(relabel.get(k, k) if type(k) in _FLAT else self(k),
                           relabel.get(v, v) if type(v) in _FLAT else self(v)) for k, v in value.items()]
@@ -154,8 +159,6 @@ class Copier:
                 for i, pair in zip(moved, sorted([items[i] for i in moved], key=_identity_order)):
                     items[i] = pair
                 out.update(items)
-            elif kept.issuperset(map(type, value.values())):
-                out.update(value)
             else:  # keys are hashable, so they never change: only values are copied
                 for k, v in value.items():
                     out[k] = v if type(v) in kept else self(v)
@@ -168,6 +171,44 @@ class Copier:
             out.env = self(value.env)
             return out
         raise TypeError(f"a game cannot hold a value of type {t.__name__}")
+
+
+def _containers(value: Any, into: dict[int, Any]) -> bool:
+    """Add the lists and tables in `value` to `into`, by id; whether it holds plain data only
+    (no card, zone, text naming cards or function: what a copy relabels or binds anew)."""
+    plain, stack = True, [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is list or t is tuple:
+            into[id(v)] = v
+            stack.extend(v)
+        elif t is dict:
+            into[id(v)] = v
+            stack.extend(v)
+            stack.extend(v.values())
+        elif t not in _SCALARS and t not in _IDENTITIES:
+            plain = False
+            if t is Lambda:
+                stack.append(v.env)
+    return plain
+
+
+def shareable(counters: dict[str, Any], fixed: frozenset[str]) -> dict[int, Any]:
+    """The lists and tables (by id) that copies of a game may share instead of copying: those
+    of the counters `fixed`, which no rule changes any more, that hold plain data only and no
+    list or table that a counter which may change holds too (it would change with it). A
+    `Copier` given them keeps them, wherever in the game they are held."""
+    changing: dict[int, Any] = {}
+    for name, value in counters.items():
+        if name not in fixed:
+            _containers(value, changing)
+    shared: dict[int, Any] = {}
+    for name in fixed & counters.keys():
+        held: dict[int, Any] = {}
+        if _containers(counters[name], held) and held.keys().isdisjoint(changing):
+            shared.update(held)
+    return shared
 
 
 def frozen(value: Any, path: frozenset[int] = frozenset()) -> Any:

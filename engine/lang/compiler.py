@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from lark import Token, Tree
 
@@ -64,6 +64,21 @@ class Names:
                 | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
 
 
+def called(tree: Tree) -> set[str]:
+    """The names a rule calls by name (functions, procedures, built-ins)."""
+    return {str(node.children[0].children[0]) for node in tree.iter_subtrees()
+            if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name"}
+
+
+def assigned(tree: Tree) -> Iterator[tuple[str, bool]]:
+    """Each name a rule assigns to (`x = ...`, `x += ...`), and whether it assigns to an entry
+    of it (`x[key] = ...`)."""
+    for node in tree.iter_subtrees():
+        if node.data in ("assign_stmt", "augassign_stmt"):
+            target = node.children[0]
+            yield str(target.children[0]), target.data == "index_target"
+
+
 def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
     """The procedures that can never make the game wait: no choice (choose, emit) in them or in
     any procedure they call. They run as plain Python calls, without a frame of their own."""
@@ -71,13 +86,11 @@ def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
     calls: dict[str, set[str]] = {}
     for name, tree in procedures.items():
         direct[name], calls[name] = True, set()
-        for node in tree.iter_subtrees():
-            if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-                callee = str(node.children[0].children[0])
-                if callee in names.procedures:
-                    calls[name].add(callee)
-                elif callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
-                    direct[name] = False
+        for callee in called(tree):
+            if callee in names.procedures:
+                calls[name].add(callee)
+            elif callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
+                direct[name] = False
     changed = True
     while changed:
         changed = False

@@ -68,7 +68,7 @@ class GreedyAgent:
         me = view.player
         totals = [0.0] * n
         for _ in range(self.worlds):
-            world = view.world(self.rng.getrandbits(63))
+            world = view.world(self.rng.getrandbits(63), log=False)
             for i in range(n):
                 after = world.clone()
                 after.apply(i)
@@ -145,7 +145,7 @@ class MctsAgent:
         self._low, self._high = math.inf, -math.inf
         deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else None
         for _ in range(self.iterations):
-            self._iterate(root, view.world(self.rng.getrandbits(63)))
+            self._iterate(root, view.world(self.rng.getrandbits(63), log=False))
             if deadline is not None and time.perf_counter() > deadline:
                 break
         # The root's moves are the options of the view, the same in every world: keyed by index.

@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
-from ..lang.compiler import Compiler, Names, never_suspending
+from ..lang.compiler import Compiler, Names, assigned, called, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -108,6 +108,8 @@ class Ruleset:
     flow: Code | None = None
     main: Code | None = None  # setup, then the arrange hook, then flow: where every game starts
     codes: dict[str, Code] = field(default_factory=dict)  # every code by id, to restore frames
+    # Counters no rule can change once setup is over: copies of a game past setup may share them.
+    fixed_counters: frozenset[str] = frozenset()
     lambdas: list[Callable] = field(default_factory=list)
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
@@ -433,8 +435,35 @@ class _Builder:
                 self.error(("scoring", "teams", "groups"), "a seat is in more than one team")
             rs.teams = (when, groups)
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
+        rs.fixed_counters = self._fixed_counters(names)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         return rs
+
+    def _fixed_counters(self, names: Names) -> frozenset[str]:
+        """The counters no rule can change after setup: no rule that may run after setup assigns
+        to one or to an entry of it. Such a rule is any but setup and the procedures that only
+        setup calls. If one assigns to an entry of a local (`t[k] = ...`: the local may hold a
+        counter's list or table), none is proved fixed."""
+        trees = {path: tree for (path, _), tree in self._trees.items() if tree is not None}
+        procedure = {("procedures", name, "do"): name for name in names.procedures}
+        later = {callee for path, tree in trees.items() if path != ("setup",) and path not in procedure
+                 for callee in called(tree)}
+        grown = True
+        while grown:  # the procedures the rules that run after setup call, and those they call
+            reached = {callee for path, name in procedure.items() if name in later and path in trees
+                       for callee in called(trees[path])}
+            grown = not reached <= later
+            later |= reached
+        written: set[str] = set()
+        for path, tree in trees.items():
+            if path == ("setup",) or (path in procedure and procedure[path] not in later):
+                continue
+            for name, entry in assigned(tree):
+                if name in names.counters:
+                    written.add(name)
+                elif entry:
+                    return frozenset()
+        return frozenset(names.counters) - written
 
     def _emits(self) -> list:
         """Every `emit(...)` of every rule that parsed, with its place in the files."""
