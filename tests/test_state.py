@@ -535,3 +535,24 @@ def test_a_world_without_its_log_is_the_same_table(gems):
         assert bare.log == [] and bare.forced == [] and full.log
         assert bare.digest() == full.digest() and bare.state_key() == full.state_key()
         assert view(bare, me).decision == view(full, me).decision
+
+
+def test_a_card_dealt_into_a_place_takes_over_its_counters(gems):
+    """`marked` is a counter per card; gems hidden under others are marked. In a world, the card
+    dealt into a place holds what the card that was there held, and tables by card keep their
+    order, whether the cards dealt again held the same (the usual case, copied as it is) or not."""
+    differing = 0
+    for game, rng in gem_games(gems, 6):
+        while not game.over:
+            play_randomly(game, rng, stop_at=len(game.decisions) + 1)
+            if game.over:
+                break
+            for me in game.players:
+                world = game.determinize(me, 3)
+                was, now = game.table.counters["marked"], world.table.counters["marked"]
+                assert list(now) == list(was)
+                for zone in game.table.all_zones():
+                    for a, b in zip(game.table.cards_in(zone), world.table.cards_in(zone), strict=True):
+                        assert now[b] == was[a]
+                        differing += a is not b and was[a] != was[b]
+    assert differing, "no marked card was dealt again among unmarked ones: the test could not fail"

@@ -103,6 +103,22 @@ def _identity_order(item: tuple[Any, Any]) -> tuple[str, int]:
     return type(item[0]).__name__, item[0].index
 
 
+def _same_dealt_again(table: dict, dealt: list) -> bool:
+    """Whether a table stays as it is when its keys `dealt` are dealt again (each then holds
+    what the card dealt into its slot held): they all hold the same number, text or nothing, or
+    an empty list (which no rule can change), and stand in the order they would go back in.
+    Tables by card are so for the cards a player cannot see, which mostly hold the start value."""
+    if not dealt:
+        return True
+    first = table[dealt[0]]
+    if type(first) in _SCALARS:
+        same = all(type(table[k]) is type(first) and table[k] == first for k in dealt)
+    else:
+        same = type(first) is list and all(type(table[k]) is list and not table[k] for k in dealt)
+    keys = [_identity_order((k, None)) for k in dealt]
+    return same and keys == sorted(keys)
+
+
 class Copier:
     """Copies values of one game for another game `g`. Lists and tables are new (a container
     met twice is copied once), but for those of `shared` (by id: see `shareable`), which the
@@ -146,11 +162,20 @@ class Copier:
         if t is dict:
             out = {}
             self.memo[id(value)] = out
-            if kept.issuperset(map(type, value.values())) and (
-                    self.cards is None or kept.issuperset(map(type, value))):
-                out.update(value)  # nothing in it to copy or relabel (as most tables by place or player)
-            elif self.cards is not None:
-                relabel = self.relabel
+            relabel = self.relabel
+            if self.cards is None or kept.issuperset(map(type, value)) or relabel.keys().isdisjoint(value) or (
+                    _FLAT.issuperset(map(type, value)) and _same_dealt_again(value, [k for k in value if k in relabel])):
+                # Every key stays in its place (as in most tables by place, player or card): only
+                # the values may need copying or relabelling.
+                if kept.issuperset(map(type, value.values())):
+                    out.update(value)
+                elif self.cards is None:
+                    for k, v in value.items():
+                        out[k] = v if type(v) in kept else self(v)
+                else:
+                    for k, v in value.items():
+                        out[k] = v if type(v) in kept else relabel.get(v, v) if type(v) in _FLAT else self(v)
+            else:
                 items = [(relabel.get(k, k) if type(k) in _FLAT else self(k),
                           relabel.get(v, v) if type(v) in _FLAT else self(v)) for k, v in value.items()]
                 # Keys dealt again go back into their slots in a fixed order (by identity), so
@@ -159,9 +184,6 @@ class Copier:
                 for i, pair in zip(moved, sorted([items[i] for i in moved], key=_identity_order)):
                     items[i] = pair
                 out.update(items)
-            else:  # keys are hashable, so they never change: only values are copied
-                for k, v in value.items():
-                    out[k] = v if type(v) in kept else self(v)
             return out
         if t is tuple:
             return tuple(self(v) for v in value)
