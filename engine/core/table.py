@@ -146,7 +146,9 @@ class Table:
         self.face_down: list[bool] = [False] * len(layout.cards)
         self.known: list[int] = [0] * len(layout.cards)       # bit p: player p remembers the card
         self.concealed: list[int] = [0] * len(layout.cards)   # bit p: ...but p's screen must not show it (conceal)
-        self.shared: dict[int, Any] = {}  # lists and tables no rule changes any more: copies share them
+        # The lists and tables no rule changes any more, which copies share (by id); None: not yet
+        # found (Game.set_up).
+        self.shared: dict[int, Any] | None = {}
         self.counters = counters
 
     def copy(self, counters: dict[str, Any]) -> Table:

@@ -313,8 +313,9 @@ class Game:
 
     def set_up(self) -> None:
         """Setup is over (and the arrange hook has run): the counters no rule can change any more
-        (`Ruleset.fixed_counters`) are shared by the copies made from now on, not copied."""
-        self.table.shared = shareable(self.table.counters, self.rules.fixed_counters)
+        (`Ruleset.fixed_counters`) are shared by the copies made from now on, not copied. Which
+        lists and tables those are is found at the first copy (most games are never copied)."""
+        self.table.shared = None
 
     def clone(self) -> Game:
         """An independent copy: nothing done to one ever changes the other."""
@@ -332,6 +333,8 @@ class Game:
         `c` of `cards` read as `cards[c]` (and a zone of a card as the same zone of the card it
         becomes) everywhere but in the log. Function values in it are bound to the copy."""
         other = into if into is not None else Game.__new__(Game)
+        if self.table.shared is None:
+            self.table.shared = shareable(self.table.counters, self.rules.fixed_counters)
         copy = Copier(other, cards, zones, self.table.shared)
         other.rules, other.seed, other.options, other.players = self.rules, self.seed, self.options, self.players
         counters = copy(self.table.counters)

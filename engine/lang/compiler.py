@@ -447,6 +447,7 @@ class Compiler:
         self.temps = 0
         self.has_env = True  # whether the function being compiled has its locals in `env`
         self.direct = False  # compiling a procedure as one Python function: `return` returns
+        self.in_env: set[str] | None = None  # with `direct`, the locals kept in `env`; the others are Python's
         self.card_vars: set[str] = set()  # Python locals that can only hold a card
         self.unit = Unit(rule, where(1, 1).file, RUNTIME)
 
@@ -506,13 +507,22 @@ class Compiler:
         return ref.fn
 
     def procedure(self, tree: Tree, params: list[str]) -> Callable:
-        """A procedure that never suspends (see never_suspending): one function (g, env) -> value."""
-        self.scopes = [dict.fromkeys(params)]
+        """A procedure that never suspends (see never_suspending): one function (g, env) -> value.
+        Nothing waits in it, so its locals need not be data: they are Python locals, read and
+        written several times faster than `env`'s, but for those a function value (`x -> ...`)
+        in it reads, which it reads in `env` as they change."""
         self.direct = True
+        self.in_env = {str(n.children[0]) for lam in tree.find_data("lambda_expr") for n in lam.find_data("name")}
+        self.scopes = [{p: None if p in self.in_env else self._temp("_v") for p in params}]
+        given = []  # the parameters, from `env` into Python locals
+        for p, python in self.scopes[0].items():
+            if python:
+                self.unit.locals[python] = p
+                given.append(_assign(ast.Name(python, ast.Store()), _local(p)))
         block = self._block(tree.children)
         if self._suspends(block):
             raise AssertionError("a procedure compiled as a plain call suspends")
-        ref = self._function(self._plain(block), tree)
+        ref = self._function(given + self._plain(block), tree)
         self._build()
         return ref.fn
 
@@ -556,15 +566,24 @@ class Compiler:
                 python = scope[name]
                 if python:
                     return _name(python)
-                self.unit.locals.add(name)
+                self.unit.locals[name] = name
                 return _local(name)
         raise KeyError(name)
+
+    def _write_local(self, name: str) -> ast.expr:
+        """The target that stores into a local: its Python local, or its entry of `env`."""
+        python = next(scope[name] for scope in reversed(self.scopes) if name in scope)
+        return ast.Name(python, ast.Store()) if python else _local(name, store=True)
 
     def _declare(self, node: Token, name: str) -> None:
         if name in self.names.all() and name not in self.scopes[0]:
             self._error(node, f"'{name}' is already a name of the ruleset or the language; "
                               "choose another name for this local")
-        self.scopes[-1][name] = None
+        if name not in self.scopes[-1]:
+            python = self._temp("_v") if self.in_env is not None and name not in self.in_env else None
+            self.scopes[-1][name] = python
+            if python:
+                self.unit.locals[python] = name
 
     def _unknown(self, node: Token, name: str) -> None:
         known = self.names.all() | set().union(*self.scopes)
@@ -665,8 +684,8 @@ class Compiler:
         self._declare(name_tok, str(name_tok))
         name = str(name_tok)
         if suspends:
-            return self._call_ops(node, expr, lambda value: [_assign(_local(name, store=True), value)])
-        return [_assign(_local(name, store=True), expr)]
+            return self._call_ops(node, expr, lambda value: [_assign(self._write_local(name), value)])
+        return [_assign(self._write_local(name), expr)]
 
     def _store(self, target: Tree, key_computed: bool = False) -> Store | None:
         """The statements storing a value into an assignment target: a local, a counter, or an
@@ -675,7 +694,7 @@ class Compiler:
         name = str(name_tok)
         if target.data == "name_target":
             if self._is_local(name):
-                return lambda value, key: [_assign(_local(name, store=True), value)]
+                return lambda value, key: [_assign(self._write_local(name), value)]
             if name in self.names.counters:
                 if self.names.counters[name]:
                     self._error(name_tok, f"'{name}' is one counter per {self.names.counters[name]}; "
@@ -691,7 +710,7 @@ class Compiler:
         def key_of(key: ast.expr | None) -> ast.expr:
             return key if key is not None else self._expr(key_node)
         if self._is_local(name):
-            return lambda value, key: [_assign(_item(_local(name), key_of(key), True), value)]
+            return lambda value, key: [_assign(_item(self._read_local(name), key_of(key), True), value)]
         if name in self.names.counters and self.names.counters[name]:
             def store_counter_item(value: ast.expr, key: ast.expr | None) -> list[ast.stmt]:
                 family = _item(_game_table("counters"), _const(name))
@@ -825,7 +844,7 @@ class Compiler:
         body = self._loop_body(suite)
         if self._suspends(body):
             return self._loop_ops(node, body, items, None, str(var_tok))
-        return [ast.For(_local(str(var_tok), store=True), items, _step() + self._plain(body), [])]
+        return [ast.For(self._write_local(str(var_tok)), items, _step() + self._plain(body), [])]
 
     def _s_while_stmt(self, node: Tree):
         cond = self._expr(node.children[0])
@@ -1026,7 +1045,8 @@ class Compiler:
         ref = self._function([ast.Return(value)], node, ("g", "env", param))
         index = len(self.names.lambdas)
         self.names.lambdas.append(ref)
-        passed = {name: python for name, python in captured.items() if python}
+        read = {str(n.children[0]) for n in body.find_data("name")} if isinstance(body, Tree) else set()
+        passed = {name: python for name, python in captured.items() if python and name in read}
         keys, values = list(map(_const, passed)), list(map(_name, passed.values()))
         if not self.has_env:
             env: ast.expr = ast.Dict(keys, values)
