@@ -79,6 +79,21 @@ def assigned(tree: Tree) -> Iterator[tuple[str, bool]]:
             yield str(target.children[0]), target.data == "index_target"
 
 
+def card_parameter(tree: Tree, params: list[str]) -> int | None:
+    """For a modifier's condition: the parameter it requires to be the card carrying the
+    modifier (`op == card` or `card == op`, alone or first of an `and`), by position."""
+    test = tree.children[0]
+    if isinstance(test, Tree) and test.data == "and_op":
+        test = test.children[0]
+    if not (isinstance(test, Tree) and test.data == "compare" and len(test.children) == 3
+            and str(test.children[1]) == "=="):
+        return None
+    names = [str(side.children[0]) if isinstance(side, Tree) and side.data == "name" else None
+             for side in (test.children[0], test.children[2])]
+    other = names[1] if names[0] == "card" else names[0] if names[1] == "card" else None
+    return params.index(other) if other in params else None
+
+
 def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
     """The procedures that can never make the game wait: no choice (choose, emit) in them or in
     any procedure they call. They run as plain Python calls, without a frame of their own."""

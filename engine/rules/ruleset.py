@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
-from ..lang.compiler import Compiler, Names, assigned, called, never_suspending
+from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -86,6 +86,7 @@ class Modifier:
     value: Callable
     holders: frozenset[int]
     while_in: frozenset[str] | None
+    card_at: int | None = None  # the parameter the condition requires to be the carrying card (`op == card`)
 
 
 @dataclass
@@ -687,8 +688,10 @@ class _Builder:
         rule = f"modifier of {fname} on {what}"
         cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in m else None
         value = self.compile(path + ("value",), "expression", scope, rule)
+        tree = self._trees.get((path + ("if",), "expression")) if "if" in m else None
+        card_at = card_parameter(tree, self.names.functions[fname]) if tree is not None else None
         rs.modifiers.setdefault(fname, []).append(
-            Modifier(fname, cond, value, holders, self._while_in(path, m, holders, zones)))
+            Modifier(fname, cond, value, holders, self._while_in(path, m, holders, zones), card_at))
 
     def _while_in(self, path: tuple, entry: dict, holders: frozenset[int] | None,
                   zones: dict) -> frozenset[str] | None:
@@ -782,17 +785,21 @@ def _none(g, *args):
 
 def _with_modifiers(function: Function, modifiers: list[Modifier], rs: Ruleset) -> Callable:
     """A function (g, *args) with its modifiers: each card carrying one, where it applies,
-    changes the value in turn (modifiers in ruleset order, cards in card order)."""
+    changes the value in turn (modifiers in ruleset order, cards in card order). A modifier
+    whose condition requires an argument to be its card (`op == card`) is passed over at once
+    for the other cards, as its condition would be false."""
     fn, params = function.expr, function.params
     if not modifiers:
         return fn
-    plan = [(m.condition, m.value, m.while_in, card) for m in modifiers for card in rs.holding(m.holders)]
+    plan = [(m.condition, m.value, m.while_in, card, m.card_at) for m in modifiers for card in rs.holding(m.holders)]
 
     def call(g, *args):
         value = fn(g, *args)
         table = g.table
         where = table.where
-        for condition, change, while_in, card in plan:
+        for condition, change, while_in, card, card_at in plan:
+            if card_at is not None and args[card_at] is not card:
+                continue
             zone = where[card.index]
             if while_in is not None and zone.name not in while_in:
                 continue
