@@ -318,7 +318,8 @@ class Game:
         self.table.shared = None
 
     def clone(self) -> Game:
-        """An independent copy: nothing done to one ever changes the other."""
+        """An independent copy: nothing done to one ever changes the other (the lists and tables
+        of counters no rule can change after setup are shared: Python code must not change them)."""
         return self._copy()
 
     def restore(self, other: Game) -> None:
