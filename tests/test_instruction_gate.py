@@ -108,7 +108,7 @@ def test_counts_compare_only_on_the_same_python_and_architecture():
 def checked(tmp_path, monkeypatch):
     """Runs `--check` against a baseline of `before` with `now` as the fresh counts (no valgrind):
     (exit status, what was printed)."""
-    def run(before, now, machine=MACHINE, valgrind="/usr/bin/valgrind", capsys=None):
+    def run(before, now, machine=MACHINE, valgrind="/usr/bin/valgrind"):
         path = tmp_path / "baseline.json"
         path.write_text(json.dumps({"commit": "abc", **MACHINE, "cases": before}))
         monkeypatch.setattr(gate.shutil, "which", lambda name: valgrind)
@@ -124,6 +124,12 @@ def test_check_exits_1_on_growth_and_0_within_the_limit(checked, capsys):
     assert "a game" in out and "+11.0%" in out and "FAILED" in out
     assert checked(counts(a_game=1_000_000), counts(a_game=1_090_000)) == 0
     assert "ok: no count grew" in capsys.readouterr().out
+
+
+def test_check_on_another_valgrind_compares_and_says_so(checked, capsys):
+    assert checked(counts(a_game=1_000), counts(a_game=1_000), machine={**MACHINE, "valgrind": "valgrind-3.22.0"}) == 0
+    out = capsys.readouterr().out
+    assert "Note: the same Python, but another" in out and "valgrind-3.22.0" in out and "ok: no count grew" in out
 
 
 def test_check_on_another_python_measures_nothing_and_exits_2(checked, capsys, monkeypatch):
@@ -166,3 +172,15 @@ def test_a_written_baseline_is_read_back(tmp_path, monkeypatch):
     assert data["cases"] == counts(a_game=123, a_mcts=45)
     assert gate.incomparable(data, MACHINE) == []
     assert not gate.failed(gate.compare(data["cases"], counts(a_game=123, a_mcts=45)))
+
+
+def test_the_committed_baseline_has_every_case_as_defined_now():
+    """A change of the cases (games, positions, the mcts seat) writes the baseline anew in the
+    same commit: this says so in seconds, before the check's minutes of valgrind."""
+    data = gate.read_baseline(gate.BASELINE)
+    setups = {name: setup for case in gate.CASES for name, setup in case.setups().items()}
+    assert {name: case["setup"] for name, case in data["cases"].items()} == setups, \
+        f"the cases changed: run `{gate.WRITE_COMMAND}`"
+    assert all(case["instructions"] > 0 for case in data["cases"].values())
+    assert data["python"] and data["machine"] and data["platform"]
+
