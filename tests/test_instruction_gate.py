@@ -2,25 +2,13 @@
 counts with the committed baseline, without valgrind (the measuring is replaced by numbers)."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "instructions.py"
+from conftest import benchmark
 
-
-def load_gate():
-    spec = importlib.util.spec_from_file_location("instructions", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["instructions"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-gate = load_gate()
+gate = benchmark("instructions")
 MACHINE = {"python": "CPython 3.11.7 (main, May  9 2026, 07:35:25) [GCC 12.2.0]", "machine": "x86_64",
            "platform": "Linux-6.1-x86_64-with-glibc2.36", "libc": "glibc 2.36", "valgrind": "valgrind-3.19.0"}
 
