@@ -27,14 +27,16 @@ unseen. A change that makes the engine do more on purpose writes the baseline in
 commit (--write-baseline) and says why in its message.
 
 Counts depend on the Python build (its version, build and compiler, as sys.version tells them)
-and the processor's architecture, which the baseline records with the platform. On another Python or architecture, or without
-valgrind, --check measures nothing and exits 2, saying why: it cannot tell, and CI must not
-pass a check that did not run. Compare two checkouts on your own machine with --against
-instead (e.g. a `git worktree` of main), or, where CI's Python itself changed, write the
-baseline anew there. `.ci/run` runs --check; INSTRUCTION_CHECK=skip skips it, saying so.
+and the processor's architecture, which the baseline records with the platform. On another
+Python or architecture, or without valgrind, --check measures nothing and exits 2, saying why:
+it cannot tell, and CI must not pass a check that did not run. Compare two checkouts on your
+own machine with --against instead (e.g. a `git worktree` of main), or, where CI's Python
+itself changed, write the baseline anew there. `.ci/run` runs --check; INSTRUCTION_CHECK=skip
+skips it, saying so.
 
 Needs valgrind (Debian package valgrind). The cases run in parallel, --jobs at a time (default:
-one per core); all of them take about 2 minutes on 2 cores.
+one per core): about 2 minutes of CPU in all, most of it the start-up and loading subtracted,
+so about a minute on 2 idle cores.
 """
 from __future__ import annotations
 
