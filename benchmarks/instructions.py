@@ -174,7 +174,11 @@ def measure(root: Path, cases: list[Case], jobs: int) -> dict[str, dict[str, Any
         # The slowest first, so that the last to finish are short.
         runs = [(case, stage) for stage in ("mcts", "games", "base") for case in cases]
         futures = {(case.ruleset, stage): pool.submit(_run, root, case, stage, cache, True) for case, stage in runs}
-        counts = {run: future.result() for run, future in futures.items()}
+        try:
+            counts = {run: future.result() for run, future in futures.items()}
+        except BaseException:  # a failed run, or Ctrl-C: the runs not started are not waited for
+            pool.shutdown(cancel_futures=True)
+            raise
     results: dict[str, dict[str, Any]] = {}
     for case in cases:
         base = counts[case.ruleset, "base"][0]
