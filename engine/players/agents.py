@@ -249,8 +249,9 @@ score rather than its rank, default 0). A ruleset may change these defaults for 
 
 
 def _builtin_kinds() -> dict[str, Callable[..., Agent]]:
+    from .scout import ScoutAgent
     from .search import GreedyAgent, MctsAgent  # the search bots load only when a seat asks
-    return {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+    return {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "scout": ScoutAgent}
 
 
 def _number(text: str) -> int | float | str:
