@@ -13,7 +13,11 @@ per ruleset by its settings (`bots: scout:` in a ruleset):
   its player cannot tell apart, so it is not chosen for a guess that happened to suit it, as
   `greedy` does with the best try in one world. It then follows the chosen line for as long as
   what it sees is what the line's world showed at that step, and plans again when it is not
-  (a card drawn, a seat revealed): a run of decisions costs about one search.
+  (a card drawn, a seat revealed): a run of decisions costs about one search. When no line
+  tells its options apart by the end of the run (a bid, a card to a trick: what it does shows
+  only after the others have played), it plays each option on, at random for everyone, to its
+  player's next decision and judges it there, in a couple of worlds (`further`), where
+  `greedy` picks among them at random (and so bids at random in an auction).
 - **Play-outs** (`playouts=N`, for short games whose heuristic says little before the end, as
   Trick of the Rails): each option is played on to the end of the game at random, N play-outs
   a decision shared out by sequential halving, and judged by the final ranking.
@@ -45,14 +49,18 @@ class ScoutAgent:
 
     `lines`: lines of its own decisions listed per plan; `worlds`: worlds a plan is judged in at
     most (halving the lines after each); `steps`: the longest run it plans; `playouts`: play-outs
-    to the end a decision (0: plan by the heuristic)."""
+    to the end a decision (0: plan by the heuristic); `further`: worlds in which, when no line
+    tells the options apart by the end of the run, each option is played on at random to its
+    player's next decision (0: choose among them at random, as greedy does)."""
 
-    def __init__(self, seed: int, lines: int = 24, worlds: int = 8, steps: int = 40, playouts: int = 0):
+    def __init__(self, seed: int, lines: int = 24, worlds: int = 8, steps: int = 40, playouts: int = 0,
+                 further: int = 2):
         self.rng = random.Random(seed)
         self.lines = max(1, int(lines))
         self.worlds = max(1, int(worlds))
         self.steps = max(1, int(steps))
         self.playouts = max(0, int(playouts))
+        self.further = max(0, int(further))
         self._plan: list[tuple[tuple, int]] = []  # the rest of the chosen line: (what it sees, option)
 
     def choose(self, pv: PlayerView) -> int:
@@ -76,6 +84,8 @@ class ScoutAgent:
         base = self._others(first, me)
         found: list[tuple[tuple[int, ...], float]] = []
         self._list(first.clone(), me, (), found, max(n, self.lines), base)
+        if self.further and len({value for _, value in found}) == 1:
+            return self._look_further(pv, n)  # nothing it does tells its options apart by the end of its run
         total: dict[tuple[int, ...], float] = {}
         for line, value in found:
             total.setdefault(line, value)
@@ -144,6 +154,27 @@ class ScoutAgent:
             world.apply(option)
         self._plan = plan
 
+    def _look_further(self, pv: PlayerView, n: int) -> int:
+        """Options whose effect shows only after others have played (a bid, a card to a trick):
+        each is played on at random, by everyone, to its player's next decision, and judged
+        there, in `further` worlds."""
+        me, rng = pv.player, self.rng
+        total = [0.0] * n
+        for _ in range(self.further):
+            world = pv.world(rng.getrandbits(63))
+            for option in range(n):
+                branch = world.clone()
+                branch.apply(option)
+                away = False
+                for _ in range(self.steps * 4):
+                    if branch.over or (away and branch.pending.player == me):
+                        break
+                    away = away or branch.pending.player != me
+                    branch.apply(rng.randrange(len(branch.pending.options)))
+                total[option] += self._judge(branch, me, None)
+        top = max(total)
+        return rng.choice([i for i in range(n) if total[i] == top])
+
     @staticmethod
     def _others(world: Game, me: Any) -> float:
         """The best of the other players' heuristic values in a world as it is (0 alone). A run
@@ -156,9 +187,10 @@ class ScoutAgent:
         return max(others) if others else 0.0
 
     @staticmethod
-    def _judge(world: Game, me: Any, base: float) -> float:
-        """The heuristic of `me` against the others (the final scores once the game is over)."""
-        if world.over or world.rules.teams is not None:
+    def _judge(world: Game, me: Any, base: float | None) -> float:
+        """The heuristic of `me` against the others (the final scores once the game is over); with
+        a `base`, against that value of the others'."""
+        if world.over or world.rules.teams is not None or base is None:
             values = world.scores() if world.over else world.estimates()
             others = [v for p, v in values.items() if p != me]
             return values[me] - (max(others) if others else 0)
