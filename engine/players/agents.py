@@ -236,7 +236,7 @@ A seat is one of:
   random                 picks any legal option
   greedy                 looks to the end of its own run of decisions, by the ruleset's heuristic
   mcts                   Monte Carlo tree search (the strongest; about a second a decision at most)
-  scout                  plans its run of decisions across worlds (milliseconds a decision: balance runs)
+  scout                  plans its turn across worlds; milliseconds a decision (balance runs)
   human                  a person at this terminal
   FILE.py:CLASS          your own agent class, e.g. examples/agents/flat_monte_carlo.py:FlatMonteCarlo
   MODULE:CLASS           the same from an importable module, e.g. mybots.cautious:CautiousAgent
