@@ -14,6 +14,12 @@ Bot games with fixed seeds, measured against the goals of the bots:
   issue them only where they pay).
 - trainsilvania: 3 players, one `mcts` seat against two `random` ones, the mcts seat moving round
   the table. Goal: it wins 50% or more.
+- scout-greedy-NAME / scout-random-NAME: every shipped ruleset (Trick of the Rails and Railways 4
+  players, Isle of Trains and Trainsilvania 3), one `scout` seat against `greedy` (or `random`)
+  ones, the scout moving round the table from game to game, 200 games, with the ruleset's own
+  settings (Isle of Trains against random seats with round_limit=100, which random players need
+  to end a game). Goal: its win share's 95% interval above 1/n against greedy, above 2/n against
+  random. The scout's CPU time per decision is given too (goal: mean at most 5 ms).
 - time: CPU seconds per `mcts` decision at its default budget (decisions with one option
   excluded), for every shipped ruleset (with the ruleset's own bot settings, `bots:`): one mcts
   seat against random ones, one game each, at most --timed decisions, in this process alone
@@ -61,9 +67,11 @@ from engine import Game, Ruleset, load_ruleset, view  # noqa: E402  (the public 
 
 try:
     from engine.analysis.run import game_seed
+    from engine.analysis.stats import wilson
     from engine.players.agents import make_agents
 except ModuleNotFoundError:  # a checkout of before the engine's layers
     from engine.agents import make_agents  # type: ignore[no-redef]
+    from engine.stats import wilson  # type: ignore[no-redef]
     from engine.simulate import game_seed  # type: ignore[no-redef]
 
 SEED = 1
@@ -101,6 +109,12 @@ CASES = [
       for n in (3, 4)],
     Case("trainsilvania", "trainsilvania", 3, 100, ["mcts", "random", "random"],
          goal="mcts wins >= 50%"),
+    *[Case(f"scout-{other}-{name}", name, n, 200, ["scout"] + [other] * (n - 1),
+           options=NO_LIMIT if (name, other) == ("isle_of_trains", "greedy") else
+           {"round_limit": 100} if name == "isle_of_trains" else {},
+           goal=f"scout's 95% interval above {k}/{n}")
+      for name, n in (("trick_of_the_rails", 4), ("isle_of_trains", 3), ("trainsilvania", 3), ("railways", 4))
+      for other, k in (("greedy", 1), ("random", 2))],
 ]
 TIMED = [("trick_of_the_rails", 4), ("isle_of_trains", 3), ("trainsilvania", 3), ("railways", 4)]
 
@@ -119,33 +133,50 @@ def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int]) ->
                 seed, keep_log=False, rewind=False)
     agents = make_agents(seats, seed, defaults=rs.bots)
     decisions = 0
+    scout_time, scout_decisions = 0.0, 0
     while not game.over and decisions < cap:
         p = game.pending.player
-        game.apply(agents[p - 1].choose(view(game, p)))
+        if seats[p - 1].startswith("scout"):
+            started = time.process_time()
+            choice = agents[p - 1].choose(view(game, p))
+            scout_time += time.process_time() - started
+            scout_decisions += 1
+        else:
+            choice = agents[p - 1].choose(view(game, p))
+        game.apply(choice)
         decisions += 1
     counters = game.table.counters
     scores = game.scores()
     winners = [int(p) for p in game.winners(scores)] if game.over else []
     return {"over": game.over, "decisions": decisions, "scores": {int(p): s for p, s in scores.items()},
             "winners": winners, "end_reason": counters.get("end_reason"),
-            "bonds": {int(p): b for p, b in counters.get("bonds", {}).items()}}
+            "bonds": {int(p): b for p, b in counters.get("bonds", {}).items()},
+            "scout_time": scout_time, "scout_decisions": scout_decisions}
 
 
 def summary(case: Case, results: list[dict[str, Any]]) -> str:
     """The measure of a case, in words and numbers."""
     n = len(results)
     kinds = {kind for seats in (case.seats_of(k) for k in range(n)) for kind in seats}
-    if case.ruleset == "isle_of_trains":
+    if case.ruleset == "isle_of_trains" and not case.name.startswith("scout-"):
         ended = sum(r["over"] and r["end_reason"] in ("contracts", "deck") for r in results)
         reasons = {why: sum((r["end_reason"] or "cap") == why if r["over"] else why == "cap" for r in results)
                    for why in ("contracts", "deck", "cap")}
         return (f"ended {ended / n:.0%} (contracts {reasons['contracts']}, deck {reasons['deck']}, "
                 f"not ended {reasons['cap']}), {statistics.mean(r['decisions'] for r in results):.0f} decisions")
-    if case.ruleset == "railways":
+    if case.ruleset == "railways" and not case.name.startswith("scout-"):
         scores = [s for r in results for s in r["scores"].values()]
         bonds = [b for r in results for b in r["bonds"].values()]
         return (f"mean score {statistics.mean(scores):.1f} (min {min(scores)}, max {max(scores)}), "
                 f"bonds per player {statistics.mean(bonds):.1f} (max {max(bonds)})")
+    if case.name.startswith("scout-"):
+        wins = sum(1 / len(r["winners"]) for k, r in enumerate(results) for w in r["winners"]
+                   if case.seats_of(k)[w - 1] == "scout")
+        low, high = wilson(wins, n)
+        cpu = sum(r["scout_time"] for r in results) / max(1, sum(r["scout_decisions"] for r in results))
+        ended = sum(r["over"] for r in results)
+        return (f"scout wins {wins / n:.1%} [{low:.1%}, {high:.1%}] (1/n = {1 / case.players:.1%}), "
+                f"{cpu * 1000:.2f} ms CPU a scout decision, {ended}/{n} ended")
     share = {kind: 0.0 for kind in sorted(kinds)}
     for k, r in enumerate(results):
         seats = case.seats_of(k)

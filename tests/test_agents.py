@@ -15,6 +15,7 @@ from engine.game.game import Game
 from engine.game.view import view
 from engine.players.agents import make_agent, make_agents, parse_seat
 from engine.players.loop import play
+from engine.players.scout import ScoutAgent
 from engine.players.search import GreedyAgent, MctsAgent, outcome, standing
 from engine.rules.ruleset import load_ruleset
 
@@ -25,7 +26,9 @@ GAMES = [("rulesets/trick_of_the_rails.yaml", 4), ("rulesets/isle_of_trains.yaml
          ("rulesets/trainsilvania.yaml", 3), ("rulesets/railways.yaml", 3),
          ("examples/guide/step5_options_triggers_modifiers.yaml", 3)]
 RULES = {path: load_ruleset(ROOT / path) for path, _ in GAMES}
-SMALL = {"greedy": lambda seed: GreedyAgent(seed), "mcts": lambda seed: MctsAgent(seed, iterations=12, depth=6)}
+SMALL = {"greedy": lambda seed: GreedyAgent(seed), "mcts": lambda seed: MctsAgent(seed, iterations=12, depth=6),
+         "scout": lambda seed: ScoutAgent(seed, lines=8, worlds=3),
+         "scout-playouts": lambda seed: ScoutAgent(seed, playouts=4, worlds=2)}
 
 
 # ---------------------------------------------------------------- seats as text
@@ -66,7 +69,7 @@ def test_your_own_agent_class_from_a_file(monkeypatch):
 
 def test_a_rulesets_bot_defaults_apply_and_a_seats_own_parameters_win():
     defaults = RULES["rulesets/trick_of_the_rails.yaml"].bots
-    assert defaults == {"mcts": {"depth": 0}}
+    assert defaults["mcts"] == {"depth": 0}
     plain, own, greedy = make_agents(["mcts", "mcts:depth=5:iterations=9", "greedy"], 1, defaults=defaults)
     assert (plain.depth, plain.iterations) == (0, MctsAgent(1).iterations)
     assert (own.depth, own.iterations) == (5, 9)
@@ -82,7 +85,7 @@ def test_a_simulation_gives_its_bots_the_rulesets_defaults(monkeypatch):
                         lambda seats, seed, **kw: given.append(kw.get("defaults")) or real(seats, seed, **kw))
     rules = RULES["rulesets/trick_of_the_rails.yaml"]
     simulate(rules, 4, 1, 1, rules.resolve_options({}, 4), jobs=1)
-    assert given == [{"mcts": {"depth": 0}}]
+    assert given == [rules.bots] and given[0]["mcts"] == {"depth": 0}
 
 
 # ---------------------------------------------------------------- rewards
@@ -208,6 +211,83 @@ def test_mcts_finds_a_won_trick_of_the_rails_more_often_than_chance():
     report = simulate(rules, 4, 8, 1, rules.resolve_options({}, 4), seats=["mcts:iterations=40"] + ["random"] * 3)
     assert report["seats"][0] == "mcts:iterations=40"
     assert report["totals"]["win_share_by_seat"]["P1"] > 0.25
+
+
+# ---------------------------------------------------------------- scout, the fast seat
+
+SHIPPED = [("trick_of_the_rails", 4, {}), ("isle_of_trains", 3, {"round_limit": "100"}), ("trainsilvania", 3, {}),
+           ("railways", 3, {})]
+
+
+@pytest.mark.parametrize("name, players, given", SHIPPED)
+def test_scout_plays_a_whole_game_of_every_shipped_ruleset_with_legal_choices(name, players, given):
+    """With the ruleset's own settings (bots: scout:), but a smaller budget: a sign that it plays
+    to the end, not a measure of speed or strength (that is benchmarks/bots.py)."""
+    rules = load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
+    settings = {**rules.bots.get("scout", {}), "lines": 4, "worlds": 2}
+    if "playouts" in settings:
+        settings["playouts"] = 2
+    game = Game(rules, players, rules.resolve_options(given, players), seed=4, keep_log=False)
+    agents = [ScoutAgent(seed=7, **settings)] + make_agents(["random"] * (players - 1), 4)
+    while not game.over and len(game.decisions) < 3000:
+        me = game.current_player
+        choice = agents[me - 1].choose(view(game, me))
+        assert choice in game.legal_actions()
+        game.apply(choice)
+    assert game.over
+
+
+def test_scout_follows_its_plan_only_while_it_sees_what_the_plan_saw():
+    """Isle of Trains: a turn is many decisions. After planning at the first, the scout takes
+    the planned steps without searching again, and plans anew when the view differs."""
+    rules = RULES["rulesets/isle_of_trains.yaml"]
+    game = Game(rules, 3, rules.resolve_options({"round_limit": "100"}, 3), seed=2, keep_log=False)
+    scout = ScoutAgent(seed=3, lines=6, worlds=2)
+    searched = followed = 0
+    real = scout._plan_run
+    def counting(pv, n):
+        nonlocal searched
+        searched += 1
+        return real(pv, n)
+    scout._plan_run = counting
+    for _ in range(120):
+        me = game.current_player
+        if me == 1:
+            planned = list(scout._plan)
+            before = searched
+            choice = scout.choose(view(game, me))
+            if searched == before and view(game, me).option_count > 1:
+                followed += 1
+                assert planned and planned[0][1] == choice
+        else:
+            choice = random.Random(len(game.decisions)).randrange(len(game.legal_actions()))
+        game.apply(choice)
+    assert searched > 0 and followed > 0
+
+
+def test_a_scout_play_out_stops_at_its_depth_in_a_game_random_play_does_not_end(monkeypatch):
+    """Isle of Trains with no round limit: random players play on for thousands of decisions. A
+    play-out stops after `depth` of them, and the heuristic ranks the players there."""
+    rules = RULES["rulesets/isle_of_trains.yaml"]
+    game = Game(rules, 3, rules.resolve_options({"round_limit": "0"}, 3), seed=4, keep_log=False)
+    while len(game.legal_actions()) < 2:
+        game.apply(0)
+    applied = []
+    original = Game.apply
+    monkeypatch.setattr(Game, "apply", lambda g, i: applied.append(1) or original(g, i))
+    choice = ScoutAgent(1, playouts=4, worlds=2, depth=5).choose(view(game, game.current_player))
+    assert 0 <= choice < len(game.legal_actions())
+    assert 0 < len(applied) <= 4 * (1 + 5), len(applied)
+
+
+def test_a_scout_seat_takes_its_parameters_and_the_rulesets_defaults():
+    rules = RULES["rulesets/trick_of_the_rails.yaml"]
+    plain, own = make_agents(["scout", "scout:playouts=3"], 1, defaults=rules.bots)
+    assert isinstance(plain, ScoutAgent) and plain.playouts == rules.bots["scout"]["playouts"] > 0
+    assert own.playouts == 3
+    assert make_agent("scout", 1).playouts == 0  # no ruleset: plans by the heuristic
+    with pytest.raises(EngineError, match="scout has no parameter 'iterations'"):
+        make_agent("scout:iterations=3", 1)
 
 
 # ---------------------------------------------------------------- the information test

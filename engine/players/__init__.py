@@ -1,8 +1,10 @@
 """Who decides: agents, the bots that search, and a person at the terminal.
 
 - agents.py: the agent interface (`choose(view) -> int`), the seats of the command line
-  (random, greedy, mcts, a class from a file), and a person deciding at the terminal;
+  (random, greedy, mcts, scout, a class from a file), and a person deciding at the terminal;
 - search.py: the greedy and mcts bots, which look ahead only in worlds their view gives;
+- scout.py: the scout bot, fast enough for balance runs: it plans its run of decisions across
+  worlds its view gives and follows the plan;
 - loop.py: `play`, one game driven to its end, each decision asked of its seat's agent;
 - screen.py and terminal.py: a person's screen, laid out from their view, and the terminal
   it is drawn on;

@@ -236,6 +236,7 @@ A seat is one of:
   random                 picks any legal option
   greedy                 looks to the end of its own run of decisions, by the ruleset's heuristic
   mcts                   Monte Carlo tree search (the strongest; about a second a decision at most)
+  scout                  plans its turn across worlds; milliseconds a decision (balance runs)
   human                  a person at this terminal
   FILE.py:CLASS          your own agent class, e.g. examples/agents/flat_monte_carlo.py:FlatMonteCarlo
   MODULE:CLASS           the same from an importable module, e.g. mybots.cautious:CautiousAgent
@@ -245,12 +246,17 @@ of the rest of its run of decisions, default 8) and steps (their length at most,
 mcts takes iterations (default 200), depth (random moves after the tree before the heuristic
 scores, default 20; 0 = play to the end), c (exploration, default 0.7), ms (also stop after
 that many milliseconds a decision) and score_weight (0 to 1: how much of its reward is its own
-score rather than its rank, default 0). A ruleset may change these defaults for its game (bots:)."""
+score rather than its rank, default 0). scout takes lines (lines of its own decisions listed per
+plan, default 24), worlds (worlds a plan is judged in, default 8), steps (its longest run, default
+40), further (worlds to play options on in, when no plan tells them apart, default 2), playouts
+(random play-outs to the end a decision instead of plans, default 0) and depth (a play-out's most
+decisions, default 500). A ruleset may change these defaults for its game (bots:)."""
 
 
 def _builtin_kinds() -> dict[str, Callable[..., Agent]]:
+    from .scout import ScoutAgent
     from .search import GreedyAgent, MctsAgent  # the search bots load only when a seat asks
-    return {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+    return {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "scout": ScoutAgent}
 
 
 def _number(text: str) -> int | float | str:
