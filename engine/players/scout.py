@@ -19,7 +19,7 @@ per ruleset by its settings (`bots: scout:` in a ruleset):
   player's next decision and judges it there, in a couple of worlds (`further`), where
   `greedy` picks among them at random (and so bids at random in an auction).
 - **Play-outs** (`playouts=N`, for short games whose heuristic says little before the end, as
-  Trick of the Rails): each option is played on to the end of the game at random, N play-outs
+  trick-taking games): each option is played on to the end of the game at random, N play-outs
   a decision shared out by sequential halving, and judged by the final ranking (by the
   heuristic's ranking where a play-out reaches `depth` decisions first: random players never
   end some games).
