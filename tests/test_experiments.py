@@ -1,6 +1,7 @@
 """compare (two variants on the same seeds) and ladder (every pair of agents)."""
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
@@ -107,3 +108,23 @@ def test_ladder_cli():
     proc = engine("ladder", TRICK, "-n", "4", "--agents", "random,mcts:iterations=5:depth=0", "-g", "4", "--seed", "1")
     assert proc.returncode == 0, proc.stderr
     assert "Trick of the Rails: 4 players, 4 games a pair" in proc.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_compare_and_ladder_show_one_bar_for_the_whole_job(monkeypatch):
+    """A bar per variant (or per pair) would say "0s left" at the end of the first: the time
+    left must be the whole job's."""
+    monkeypatch.setitem(sys.modules, "rich", None)  # the plain line, whose text a test can read
+    shown = _Terminal()
+    compare(variant("a"), variant("b"), 4, 3, 7, RANDOM4, None, progress=shown)
+    counts = [line.split(" games")[0].strip() for line in shown.getvalue().split("\r") if " games" in line]
+    assert counts[-1] == "6/6" and all(c.endswith("/6") for c in counts), counts
+    shown = _Terminal()
+    ladder(RULES, 4, ["random", "greedy:tries=1", "scout:lines=2:worlds=1"], 2, 1, RULES.resolve_options({}, 4), None,
+           progress=shown)
+    counts = [line.split(" games")[0].strip() for line in shown.getvalue().split("\r") if " games" in line]
+    assert counts[-1] == "6/6" and all(c.endswith("/6") for c in counts), counts

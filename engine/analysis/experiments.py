@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..rules.ruleset import Ruleset
+from .progress import progress_display
 from .run import DECISION_CAP
 from .simulate import simulate, win_share
 from .stats import detectable, summary, wilson
@@ -32,8 +33,9 @@ def compare(changed: Variant, base: Variant, players: int, games: int, seed: int
             max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1) -> dict[str, Any]:
     """Play both variants on the same seeds; per seat, the paired differences (changed minus
     base) of win share and score, and of game length."""
-    runs = [simulate(v.ruleset, players, games, seed, v.options, progress=progress, seats=seats,
-                     max_decisions=max_decisions, jobs=jobs) for v in (changed, base)]
+    with progress_display(progress, 2 * games) as advance:  # one bar: its time left is the whole job's
+        runs = [simulate(v.ruleset, players, games, seed, v.options, seats=seats, max_decisions=max_decisions,
+                         jobs=jobs, advance=advance) for v in (changed, base)]
     pairs = [(a, b) for a, b in zip(runs[0]["results"], runs[1]["results"]) if "error" not in a and "error" not in b]
     seat_names = [f"P{i}" for i in range(1, players + 1)]
 
@@ -113,25 +115,27 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
     counts the games stopped by the decision cap (scored as they stood) and the failed ones (not
     in the share), which the text points out."""
     matrix: dict[str, dict[str, dict[str, float]]] = {a: {} for a in agents}
-    for a, b in itertools.combinations(agents, 2):
-        wins, played, capped, failed = 0.0, 0, 0, 0
-        for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)):
-            if count == 0:
-                continue
-            seats = [first if i % 2 == 0 else second for i in range(players)]
-            run = simulate(ruleset, players, count, seed, options, progress=progress, seats=seats,
-                           max_decisions=max_decisions, jobs=jobs)
-            for record in run["results"]:
-                if "error" in record:
-                    failed += 1
+    pairs = list(itertools.combinations(agents, 2))
+    with progress_display(progress, games * len(pairs)) as advance:  # one bar: the whole ladder's time left
+        for a, b in pairs:
+            wins, played, capped, failed = 0.0, 0, 0, 0
+            for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)):
+                if count == 0:
                     continue
-                played += 1
-                capped += record["end_reason"] == DECISION_CAP
-                wins += sum(win_share(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
-        low, high = wilson(wins, played)
-        counts = {"games": played, "capped": capped, "failed": failed}
-        matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, **counts}
-        matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, **counts}
+                seats = [first if i % 2 == 0 else second for i in range(players)]
+                run = simulate(ruleset, players, count, seed, options, seats=seats, max_decisions=max_decisions,
+                               jobs=jobs, advance=advance)
+                for record in run["results"]:
+                    if "error" in record:
+                        failed += 1
+                        continue
+                    played += 1
+                    capped += record["end_reason"] == DECISION_CAP
+                    wins += sum(win_share(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
+            low, high = wilson(wins, played)
+            counts = {"games": played, "capped": capped, "failed": failed}
+            matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, **counts}
+            matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, **counts}
     return {"players": players, "agents": agents, "games": games, "seed": seed, "options": options,
             "matrix": matrix}
 
