@@ -6,6 +6,10 @@ games through `simulate` (engine/analysis/simulate.py), the code path of `engine
 (views, random agents, scores), in this one process on one thread, with fixed seeds, and prints
 games/s and decisions/s: the median of `--repeat` runs. Then:
 
+- rollouts: the same games through `Game.apply` alone, as a search plays out its worlds (no
+  view, no agent, no log, no checkpoints): the cost of a decision inside look-ahead, which is
+  rule code. For Trick of the Rails, "rollouts/reference": the goal is 3x or less.
+
 - reference: benchmarks/reference_tor.py, Trick of the Rails as a plain hand-written simulator
   (checked against the engine with `python benchmarks/reference_tor.py --check`), plays as many
   games, run for run beside the engine's. "engine/reference" is the engine's time over the
@@ -119,6 +123,19 @@ def memory_peak(run: Callable[[], Any]) -> int:
     return peak - before
 
 
+def rollout_run(Game: Any, rs: Any, players: int, games: int) -> int:
+    """Random games through `Game.apply` alone, as a search plays out its worlds: no view, no
+    agent, no log, no checkpoints; returns the number of decisions taken."""
+    options = rs.resolve_options(RANDOM_PLAY.get(Path(rs.path).stem, {}), players)
+    decisions = 0
+    for i in range(games):
+        game, rng = Game(rs, players, options, SEED + i, keep_log=False, rewind=False), random.Random(i)
+        while not game.over:
+            game.apply(rng.randrange(len(game.pending.options)))
+        decisions += len(game.decisions)
+    return decisions
+
+
 def games_alone(Game: Any, rs: Any, players: int, games: int) -> None:
     """Random games through the public API, keeping nothing of them."""
     options = rs.resolve_options({}, players)
@@ -175,23 +192,32 @@ def main() -> int:
         times: list[float] = []
         ref_times: list[float] = []
         floor_times: list[float] = []
+        rollout_times: list[float] = []
         if with_ref:
             floor = load_ruleset(HERE / "floor.yaml")
-        for _ in range(args.repeat):  # engine, reference and floor run for run, side by side
+        for _ in range(args.repeat):  # engine, rollouts, reference and floor run for run, side by side
             seconds, decisions = timed(lambda: engine_run(simulate, rs, players, games))
             times.append(seconds)
+            seconds, rollout_decisions = timed(lambda: rollout_run(Game, rs, players, games))
+            rollout_times.append(seconds)
             if with_ref:
                 seconds, ref_decisions = timed(lambda: reference_run(ref, players, games))
                 ref_times.append(seconds)
                 seconds, floor_decisions = timed(lambda: engine_run(simulate, floor, players, games))
                 floor_times.append(seconds)
         result = rates(name, players, games, times, decisions)
+        result["rollouts"] = rates(name, players, games, rollout_times, rollout_decisions)
+        result["rollout_us_per_decision"] = round(1e6 / result["rollouts"]["decisions_per_second"], 2)
         out["rulesets"].append(result)
         row(f"{name} ({players}p)", result)
+        row("  rollouts (apply alone)", result["rollouts"])
+        say(f"{'  rollout decision':<28}{result['rollout_us_per_decision']:>21.2f} us")
         if with_ref:
             out["reference"] = rates("reference_tor", players, games, ref_times, ref_decisions)
             out["engine_over_reference"] = round(result["seconds"] / out["reference"]["seconds"], 1)
             row("  hand-written reference", out["reference"])
+            out["rollout_over_reference"] = round(result["rollouts"]["seconds"] / out["reference"]["seconds"], 2)
+            say(f"{'  rollouts/reference':<28}{out['rollout_over_reference']:>24.2f}x the time (goal: 3x or less)")
             say(f"{'  engine/reference':<28}{out['engine_over_reference']:>24.1f}x the time (goal: 2x or less)")
             out["floor"] = rates("floor", players, games, floor_times, floor_decisions)
             out["floor_over_reference"] = round(out["floor"]["seconds"] / out["reference"]["seconds"], 2)
@@ -217,9 +243,11 @@ def main() -> int:
     if "reference" in out:
         tor = out["rulesets"][0]
         summary.append(f"trick_of_the_rails {tor['games_per_second']:.0f} games/s, hand-written "
-                       f"{out['reference']['games_per_second']:.0f} games/s: {out['engine_over_reference']}x (goal 2x), "
-                       f"floor {out['floor_over_reference']}x")
+                       f"{out['reference']['games_per_second']:.0f} games/s: {out['engine_over_reference']}x, "
+                       f"floor {out['floor_over_reference']}x, rollouts {out['rollout_over_reference']}x (goal 3x)")
     summary += [f"{r['ruleset']} {r['games_per_second']:g} games/s" for r in out["rulesets"] if r["ruleset"] != "trick_of_the_rails"]
+    summary.append("rollout us/decision " + ", ".join(f"{r['ruleset']} {r['rollout_us_per_decision']:g}"
+                                                     for r in out["rulesets"]))
     summary.append(f"validate {out['validate_seconds']:.2f} s")
     if "memory" in out:
         summary.append("peak memory {:,.0f}/{:,.0f} kB".format(*(p / 1e3 for p in out["memory"]["peak_bytes"])))

@@ -1,9 +1,12 @@
 """Shared helpers for tests: loading rulesets and steering games by card labels."""
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -33,6 +36,15 @@ def random_play_options(rs: Ruleset, players: int, given: dict[str, str] | None 
 def ruleset(name: str) -> Ruleset:
     """A shipped ruleset by file stem, e.g. ruleset('trick_of_the_rails')."""
     return load_ruleset(ROOT / "rulesets" / f"{name}.yaml")
+
+
+def benchmark(name: str) -> ModuleType:
+    """A script of benchmarks/ (not a package) as a module, e.g. benchmark('reference_tor')."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def zone(game: Game, name: str, key: Any = None) -> Zone:

@@ -154,6 +154,24 @@ def test_route_ends_match_the_ends_of_routes_on_random_graphs(seed):
     assert [shortest[id(e)] for e in ends] == sorted(shortest[id(e)] for e in ends)
 
 
+def test_the_adjacency_kept_for_an_edge_list_is_its_own():
+    """route_ends keeps the adjacency of the last edge lists met, by the identities of their nodes
+    and tags: an equal list of other nodes, or the same list changed in place, is worked out anew."""
+    def name(text: str) -> str:
+        return "".join(list(text))  # a new string object each time
+    a, b, c = name("Aa"), name("Bb"), name("Cc")
+    first = [[a, b, "ab"], [b, c, "bc"]]
+    assert route_ends(a, first, 3, lambda n: n == c) == [c]
+    equal = [[name("Aa"), name("Bb"), "ab"], [name("Bb"), name("Cc"), "bc"]]  # equal to first, other objects
+    equal[1][0] = equal[0][1]
+    assert equal == first and equal[0][0] is not a
+    assert route_ends(equal[0][0], equal, 3, lambda n: n == c) == [equal[1][1]]
+    first[1][1] = a  # the list changed in place: C is no longer reached
+    assert route_ends(a, first, 3, lambda n: n == c) == []
+    first[1][1] = c
+    assert route_ends(a, first, 3, lambda n: n == c) == [c]
+
+
 def test_terminal_map_draws_the_display_rule(tmp_path):
     g = game(tmp_path, """
         owner_of[land["B"]] = 2

@@ -250,3 +250,52 @@ def test_function_values_see_their_parameter_and_what_was_in_scope(tmp_path):
     # twice_over(2): the inner max_by gives each x itself (distance 0), so the outer gives 3.
     # add(1): the lambda sees the local as it is when called: 1 + 20.
     assert game.table.counters["out"] == [2, 1, 1, 3, 21]
+
+
+def test_a_procedure_that_never_asks_keeps_its_locals_in_python_and_means_the_same(tmp_path):
+    """Its locals are Python locals, but for those a function value in it reads, which stay in
+    `env` so that the function sees them as they change; its faults read as anywhere else."""
+    rs, path = loaded(tmp_path, textwrap.dedent('''\
+        game:
+          name: Fast locals
+          players: [2]
+        zones:
+          pile: {}
+        counters:
+          out: {initial: []}
+        procedures:
+          work:
+            params: [k, n]
+            do: |
+              let base = 10
+              let add = v -> v + base
+              base = 20
+              let seen = [0 for i in range(0, n)]
+              let total = 0
+              for i in range(0, n):
+                  seen[i] = i * k
+                  total += seen[i]
+              let found = [x for x in range(0, n) if x * k > 2]
+              return [add(1), total, found, seen[n - 1], k]
+          unset:
+            params: []
+            do: |
+              if player_count > 5:
+                  let x = 1
+              return x + 1
+        setup: |
+          out = work(2, 3)
+        flow: |
+          let u = unset()
+          out = out + [u]
+        scoring:
+          score: 0
+        '''))
+    assert {"work", "unset"} <= set(rs.calls)
+    after_setup = []
+    with pytest.raises(EffectError) as info:
+        Game(rs, 2, seed=1, arrange=lambda g: after_setup.append(g.table.counters["out"]))
+    assert after_setup == [[21, 6, [2], 4, 2]]
+    err = info.value
+    assert err.message == "'x' has no value yet at this point" and err.rule == "procedure unset"
+    assert (err.location.file, err.location.line) == (str(path), 27)

@@ -185,6 +185,36 @@ def test_modifiers_change_a_function_while_the_card_is_in_a_zone(tmp_path):
     assert g.table.counters["total"] == 8
 
 
+def test_a_modifier_about_its_own_card_applies_to_that_card_alone(tmp_path):
+    """`if: c == card` (or `card == c`, or first of an `and`): the engine looks the modifier up
+    by the argument; the values are those the conditions give."""
+    text = BASE.replace("""    properties: {colour: string, rank: integer}""", """    properties: {colour: string, rank: integer}
+    modifiers:
+      - {modify: worth, if: c == card, value: value + 10}
+      - {modify: worth, if: card == c and card.colour == "red", value: value * 2}
+      - {modify: worth, if: n > 1 and c == card, value: value + 100}""") + textwrap.dedent("""
+        functions:
+          worth:
+            params: [n, c]
+            expr: c.rank
+        flow: |
+          out = [worth(1, c) for c in supply] + [worth(2, c) for c in supply]
+        scoring:
+          score: 0
+        """)
+    text = text.replace("counters:\n", "counters:\n  out: {initial: []}\n")
+    path = tmp_path / "own.yaml"
+    path.write_text(text)
+    rules = load_ruleset(path)
+    assert [m.card_at for m in rules.modifiers["worth"]] == [1, 1, None]
+    g = Game(rules, 2, seed=1)
+    cards = g.table.cards_in(g.table.zones["supply"])
+    ranks = [c.props["rank"] for c in cards]
+    red = [c.props["colour"] == "red" for c in cards]
+    once = [(r + 10) * (2 if is_red else 1) for r, is_red in zip(ranks, red)]
+    assert g.table.counters["out"] == once + [v + 100 for v in once]
+
+
 def test_end_game_stops_at_once_and_scores(tmp_path):
     g = run(tmp_path, """
         points[2] = 5

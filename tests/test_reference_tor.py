@@ -2,26 +2,11 @@
 engine's game: same options at every decision, same railways, shares and scores."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-from conftest import ruleset
+from conftest import benchmark, ruleset
 
-PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "reference_tor.py"
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("reference_tor", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reference_tor"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-REF = load_reference()
+REF = benchmark("reference_tor")
 
 
 @pytest.mark.parametrize("players,seed", [(4, s) for s in range(1, 6)] + [(3, 1), (5, 1)])

@@ -425,3 +425,134 @@ def test_every_kind_of_value_survives_json_with_its_sharing(gems):
     assert again["plain"]["a"] is again["by_card"] and again["nested"][1][0] is again["shared"]
     again["shared"].append(cards[2])
     assert again["by_card"][cards[0]][-1] is cards[2] and len(shared) == 3
+
+
+# ---------------------------------------------------------------- counters no rule changes after setup
+
+FIXED = """\
+game: {name: Fixed, players: [2]}
+cards:
+  - {kind: chip, name: A}
+  - {kind: chip, name: B}
+card_kinds:
+  chip: {zone: pile, label: "{name}", properties: {}}
+zones:
+  pile: {visibility: hidden}
+counters:
+  paths: {per: player, initial: [], description: "written by setup alone"}
+  costs: {initial: [], description: "written by a procedure setup calls, and nothing else"}
+  steps: {initial: 0, description: "written by a procedure setup and the flow call"}
+  seen: {initial: [], description: "a list holding a chip, written by setup alone"}
+  alias: {initial: [], description: "set by setup to a list the flow's counter holds too"}
+  moving: {initial: []}
+  turns: {initial: 0}
+procedures:
+  price: {do: "costs = [[1, 2], [3]]"}
+  step: {do: "steps += 1"}
+setup: |
+  for p in players:
+      paths[p] = [[p, 1], [p, 2]]
+  price()
+  step()
+  seen = [first(pile)]
+  moving = [[7]]
+  alias = moving[0]
+  let start = choose(1, [1, 2], "Start?")
+flow: |
+  while turns < 3:
+      let pick = choose(1, [r for r in paths[1]], "Path?")
+      turns += 1
+      step()
+      moving = moving + [pick]
+scoring:
+  score: turns
+"""
+
+
+@pytest.fixture(scope="module")
+def fixed(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fixed") / "fixed.yaml"
+    path.write_text(FIXED, encoding="utf-8")
+    return load_ruleset(path)
+
+
+def test_the_counters_no_rule_changes_after_setup_are_found(fixed, tmp_path):
+    # steps: a procedure the flow calls too; moving, turns: the flow writes them.
+    assert fixed.fixed_counters == {"paths", "costs", "seen", "alias"}
+    # A trigger may run at any time, so what it writes is not fixed.
+    path = tmp_path / "trigger.yaml"
+    path.write_text(FIXED.replace("procedures:", "triggers:\n  - {on: chosen, do: 'costs = []'}\nprocedures:")
+                    .replace("      turns += 1", "      turns += 1\n      emit(\"chosen\")"), encoding="utf-8")
+    assert "costs" not in load_ruleset(path).fixed_counters
+    # An entry of a local assigned after setup may be a counter's list: then none is proved fixed.
+    path.write_text(FIXED.replace("      moving = moving + [pick]", "      let r = paths[1]\n      r[0] = pick"),
+                    encoding="utf-8")
+    assert load_ruleset(path).fixed_counters == frozenset()
+
+
+def held(value) -> list:
+    """The lists and tables in a value, itself first."""
+    found, stack = [], [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, dict)):
+            found.append(v)
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return found
+
+
+def test_copies_past_setup_share_what_no_rule_changes_and_copy_the_rest(fixed):
+    game = Game(fixed, 2, seed=1)
+    assert game.table.shared == {}  # still in setup, at its question: copies copy everything
+    during = game.clone()
+    assert during.table.counters["paths"] is not game.table.counters["paths"]
+    game.apply(0)  # setup is over
+    restored = Game.from_snapshot(fixed, game.snapshot())
+    for source, copy in ((game, game.clone()), (game, game.determinize(1, 5)), (restored, restored.clone())):
+        counters, theirs = source.table.counters, copy.table.counters
+        for name in ("paths", "costs"):
+            assert [id(c) for c in held(theirs[name])] == [id(c) for c in held(counters[name])]
+        # A list holding a card is relabelled by determinize; one another counter holds too changes with it.
+        for name in ("seen", "alias", "moving"):
+            assert theirs[name] is not counters[name] and theirs[name] == counters[name]
+    # The flow's locals share the lists of the counters in a copy as they do in the game.
+    game.apply(1)
+    clone = game.clone()
+    assert json.dumps(clone.snapshot()) == json.dumps(game.snapshot())
+    play_randomly(clone, random.Random(3))
+    assert game.table.counters["moving"] != clone.table.counters["moving"]  # the copies go their own ways
+
+
+def test_a_world_without_its_log_is_the_same_table(gems):
+    """Search bots ask for worlds without the past log (`PlayerView.world(seed, log=False)`),
+    which they never read: the rest is the world they would get with it."""
+    for game, rng in gem_games(gems, 3):
+        play_randomly(game, rng, stop_at=12)
+        if game.over:
+            continue
+        me = game.current_player
+        full, bare = view(game, me).world(4), view(game, me).world(4, log=False)
+        assert bare.log == [] and bare.forced == [] and full.log
+        assert bare.digest() == full.digest() and bare.state_key() == full.state_key()
+        assert view(bare, me).decision == view(full, me).decision
+
+
+def test_a_card_dealt_into_a_place_takes_over_its_counters(gems):
+    """`marked` is a counter per card; gems hidden under others are marked. In a world, the card
+    dealt into a place holds what the card that was there held, and tables by card keep their
+    order, whether the cards dealt again held the same (the usual case, copied as it is) or not."""
+    differing = 0
+    for game, rng in gem_games(gems, 6):
+        while not game.over:
+            play_randomly(game, rng, stop_at=len(game.decisions) + 1)
+            if game.over:
+                break
+            for me in game.players:
+                world = game.determinize(me, 3)
+                was, now = game.table.counters["marked"], world.table.counters["marked"]
+                assert list(now) == list(was)
+                for zone in game.table.all_zones():
+                    for a, b in zip(game.table.cards_in(zone), world.table.cards_in(zone), strict=True):
+                        assert now[b] == was[a]
+                        differing += a is not b and was[a] != was[b]
+    assert differing, "no marked card was dealt again among unmarked ones: the test could not fail"

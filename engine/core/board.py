@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from itertools import chain
+from typing import Any, Callable, Iterator, Sequence
 
 # Axial hex directions: every hex (q, r) touches these six offsets.
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -81,9 +82,27 @@ def distance(a: Place, b: Place) -> int | None:
     return None
 
 
-def _adjacency(edges: list) -> tuple[dict[int, list[tuple[Any, Any]]], bool]:
+Adjacency = tuple[dict[int, list[tuple[Any, Any]]], bool]
+_KEPT: dict[tuple[int, ...], tuple[tuple, Adjacency]] = {}  # by the ids of the edges' nodes and tags
+_KEEP = 64
+
+
+def _adjacency(edges: Sequence[Sequence]) -> Adjacency:
     """For each node (by id), its neighbours along `edges` ([a, b, tag], usable both ways); and
-    whether every edge has a tag of its own."""
+    whether every edge has a tag of its own. Rules ask it of the same edges many times in a row
+    (a route from each city over one network), so it is kept for the last edge lists met: those
+    made of the very same nodes and tags, which the entry holds, so that their ids stay theirs."""
+    held = tuple(chain.from_iterable(edges))
+    ids = tuple(map(id, held))
+    kept = _KEPT.get(ids)
+    if kept is None:
+        if len(_KEPT) >= _KEEP:
+            del _KEPT[next(iter(_KEPT))]  # the first kept
+        kept = _KEPT[ids] = (held, _new_adjacency(edges))
+    return kept[1]
+
+
+def _new_adjacency(edges: Sequence[Sequence]) -> Adjacency:
     adjacency: dict[int, list[tuple[Any, Any]]] = {}
     tags = set()
     for a, b, tag in edges:
@@ -93,7 +112,7 @@ def _adjacency(edges: list) -> tuple[dict[int, list[tuple[Any, Any]]], bool]:
     return adjacency, len(tags) == len(edges)
 
 
-def route_ends(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any]) -> list[Any]:
+def route_ends(start: Any, edges: Sequence[Sequence], max_length: int, goal: Callable[[Any], Any]) -> list[Any]:
     """The nodes where the routes of `routes(start, edges, max_length, goal)` end, each once,
     nearest first, found without listing the routes: a breadth-first search that stops at goal
     nodes. (Where two edges share a tag, which a route may use once, the routes are listed.)"""
@@ -114,7 +133,7 @@ def route_ends(start: Any, edges: list, max_length: int, goal: Callable[[Any], A
     return ends
 
 
-def routes(start: Any, edges: list, max_length: int, goal: Callable[[Any], Any]) -> list[dict[str, Any]]:
+def routes(start: Any, edges: Sequence[Sequence], max_length: int, goal: Callable[[Any], Any]) -> list[dict[str, Any]]:
     """Every simple route from `start` over `edges` ([a, b, tag] triples, usable both ways) of at
     most `max_length` edges that ends at the first node where goal(node) is true.
 

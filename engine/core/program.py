@@ -267,6 +267,7 @@ class Arrange(Op):
         frame.pc = self.next
         if g.arrange is not None:
             g.arrange(g)
+        g.set_up()
 
 
 class End(Op):

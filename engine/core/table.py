@@ -47,9 +47,10 @@ class Card:
     """One physical card: an identity, a kind and printed properties, the same in every game.
 
     `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
-    entry it comes from (abilities name entries); `start` the zone it starts every game in."""
+    entry it comes from (abilities name entries); `start` the zone it starts every game in;
+    `look` what tells it from another card while it is face down: its kind and its back."""
 
-    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts")
+    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts", "look")
 
     def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
                  back: dict[str, Any], entry: int, start: str):
@@ -63,6 +64,7 @@ class Card:
         self.entry = entry
         self.start = start
         self.texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
+        self.look = (kind, repr(sorted(back.items())))
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"
@@ -132,7 +134,7 @@ class Table:
     """The changing state of the cards of one game, and its counters. Plain lists and dicts:
     `copy` is cheap, and two tables never share anything that changes."""
 
-    __slots__ = ("layout", "zones", "where", "contents", "face_down", "known", "concealed", "counters")
+    __slots__ = ("layout", "zones", "where", "contents", "face_down", "known", "concealed", "counters", "shared")
 
     def __init__(self, layout: Layout, counters: dict[str, Any]):
         self.layout = layout
@@ -144,6 +146,9 @@ class Table:
         self.face_down: list[bool] = [False] * len(layout.cards)
         self.known: list[int] = [0] * len(layout.cards)       # bit p: player p remembers the card
         self.concealed: list[int] = [0] * len(layout.cards)   # bit p: ...but p's screen must not show it (conceal)
+        # The lists and tables no rule changes any more, which copies share (by id); None: not yet
+        # found (Game.set_up).
+        self.shared: dict[int, Any] | None = {}
         self.counters = counters
 
     def copy(self, counters: dict[str, Any]) -> Table:
@@ -157,6 +162,7 @@ class Table:
         other.known = self.known[:]
         other.concealed = self.concealed[:]
         other.counters = counters
+        other.shared = self.shared
         return other
 
     def relabelled(self, cards: dict[Card, Card], zones: dict[Zone, Zone], counters: dict[str, Any]) -> Table:

@@ -103,18 +103,36 @@ def _identity_order(item: tuple[Any, Any]) -> tuple[str, int]:
     return type(item[0]).__name__, item[0].index
 
 
+def _same_dealt_again(table: dict, dealt: list) -> bool:
+    """Whether a table stays as it is when its keys `dealt` are dealt again (each then holds
+    what the card dealt into its slot held): they all hold the same number, text or nothing, or
+    an empty list (which no rule can change), and stand in the order they would go back in.
+    Tables by card are so for the cards a player cannot see, which mostly hold the start value."""
+    if not dealt:
+        return True
+    first = table[dealt[0]]
+    if type(first) in _SCALARS:
+        same = all(type(table[k]) is type(first) and table[k] == first for k in dealt)
+    else:
+        same = type(first) is list and all(type(table[k]) is list and not table[k] for k in dealt)
+    keys = [_identity_order((k, None)) for k in dealt]
+    return same and keys == sorted(keys)
+
+
 class Copier:
     """Copies values of one game for another game `g`. Lists and tables are new (a container
-    met twice is copied once); identities are kept, or mapped through `cards` and `zones`
-    when the copy relabels cards."""
+    met twice is copied once), but for those of `shared` (by id: see `shareable`), which the
+    copy holds as they are; identities are kept, or mapped through `cards` and `zones` when
+    the copy relabels cards."""
 
-    def __init__(self, g: Any, cards: dict[Card, Card] | None = None, zones: dict[Zone, Zone] | None = None):
+    def __init__(self, g: Any, cards: dict[Card, Card] | None = None, zones: dict[Zone, Zone] | None = None,
+                 shared: dict[int, Any] | None = None):
         self.g = g
         self.cards = cards
         self.zones = zones
         self.kept = _KEPT if cards is None else _SCALARS | _IDENTITIES
         self.relabel: dict[Any, Any] = {**(cards or {}), **(zones or {})}
-        self.memo: dict[int, Any] = {}
+        self.memo: dict[int, Any] = dict(shared) if shared else {}
 
     def __call__(self, value: Any) -> Any:
         t = type(value)
@@ -144,8 +162,20 @@ class Copier:
         if t is dict:
             out = {}
             self.memo[id(value)] = out
-            if self.cards is not None:
-                relabel = self.relabel
+            relabel = self.relabel
+            if self.cards is None or kept.issuperset(map(type, value)) or relabel.keys().isdisjoint(value) or (
+                    _FLAT.issuperset(map(type, value)) and _same_dealt_again(value, [k for k in value if k in relabel])):
+                # Every key stays in its place (as in most tables by place, player or card): only
+                # the values may need copying or relabelling.
+                if kept.issuperset(map(type, value.values())):
+                    out.update(value)
+                elif self.cards is None:
+                    for k, v in value.items():
+                        out[k] = v if type(v) in kept else self(v)
+                else:
+                    for k, v in value.items():
+                        out[k] = v if type(v) in kept else relabel.get(v, v) if type(v) in _FLAT else self(v)
+            else:
                 items = [(relabel.get(k, k) if type(k) in _FLAT else self(k),
                           relabel.get(v, v) if type(v) in _FLAT else self(v)) for k, v in value.items()]
                 # Keys dealt again go back into their slots in a fixed order (by identity), so
@@ -154,11 +184,6 @@ class Copier:
                 for i, pair in zip(moved, sorted([items[i] for i in moved], key=_identity_order)):
                     items[i] = pair
                 out.update(items)
-            elif kept.issuperset(map(type, value.values())):
-                out.update(value)
-            else:  # keys are hashable, so they never change: only values are copied
-                for k, v in value.items():
-                    out[k] = v if type(v) in kept else self(v)
             return out
         if t is tuple:
             return tuple(self(v) for v in value)
@@ -168,6 +193,44 @@ class Copier:
             out.env = self(value.env)
             return out
         raise TypeError(f"a game cannot hold a value of type {t.__name__}")
+
+
+def _containers(value: Any, into: dict[int, Any]) -> bool:
+    """Add the lists and tables in `value` to `into`, by id; whether it holds plain data only
+    (no card, zone, text naming cards or function: what a copy relabels or binds anew)."""
+    plain, stack = True, [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is list or t is tuple:
+            into[id(v)] = v
+            stack.extend(v)
+        elif t is dict:
+            into[id(v)] = v
+            stack.extend(v)
+            stack.extend(v.values())
+        elif t not in _SCALARS and t not in _IDENTITIES:
+            plain = False
+            if t is Lambda:
+                stack.append(v.env)
+    return plain
+
+
+def shareable(counters: dict[str, Any], fixed: frozenset[str]) -> dict[int, Any]:
+    """The lists and tables (by id) that copies of a game may share instead of copying: those
+    of the counters `fixed`, which no rule changes any more, that hold plain data only and no
+    list or table that a counter which may change holds too (it would change with it). A
+    `Copier` given them keeps them, wherever in the game they are held."""
+    changing: dict[int, Any] = {}
+    for name, value in counters.items():
+        if name not in fixed:
+            _containers(value, changing)
+    shared: dict[int, Any] = {}
+    for name in fixed & counters.keys():
+        held: dict[int, Any] = {}
+        if _containers(counters[name], held) and held.keys().isdisjoint(changing):
+            shared.update(held)
+    return shared
 
 
 def frozen(value: Any, path: frozenset[int] = frozenset()) -> Any:

@@ -18,10 +18,10 @@ from functools import cached_property
 from typing import Any, Callable, Iterator
 
 from ..core.errors import EffectError, IllegalMove, SaveError
-from ..core.program import CATCH, EMIT, SUSPENDED, EndGame, Frame
+from ..core.program import CATCH, EMIT, SUSPENDED, Arrange, EndGame, Frame
 from ..core.table import Card, Player, Table, Zone
 from ..core.text import Text, card_text
-from ..core.values import Copier, Decoder, Encoder, frozen, spell
+from ..core.values import Copier, Decoder, Encoder, frozen, shareable, spell
 from ..lang.compiler import evaluate, locate
 from ..rules import scoring
 from ..rules.ruleset import Ruleset
@@ -311,8 +311,15 @@ class Game:
 
     # ------------------------------------------------------------ copies
 
+    def set_up(self) -> None:
+        """Setup is over (and the arrange hook has run): the counters no rule can change any more
+        (`Ruleset.fixed_counters`) are shared by the copies made from now on, not copied. Which
+        lists and tables those are is found at the first copy (most games are never copied)."""
+        self.table.shared = None
+
     def clone(self) -> Game:
-        """An independent copy: nothing done to one ever changes the other."""
+        """An independent copy: nothing done to one ever changes the other (the lists and tables
+        of counters no rule can change after setup are shared: Python code must not change them)."""
         return self._copy()
 
     def restore(self, other: Game) -> None:
@@ -327,7 +334,9 @@ class Game:
         `c` of `cards` read as `cards[c]` (and a zone of a card as the same zone of the card it
         becomes) everywhere but in the log. Function values in it are bound to the copy."""
         other = into if into is not None else Game.__new__(Game)
-        copy = Copier(other, cards, zones)
+        if self.table.shared is None:
+            self.table.shared = shareable(self.table.counters, self.rules.fixed_counters)
+        copy = Copier(other, cards, zones, self.table.shared)
         other.rules, other.seed, other.options, other.players = self.rules, self.seed, self.options, self.players
         counters = copy(self.table.counters)
         other.table = self.table.copy(counters) if cards is None else self.table.relabelled(cards, zones, counters)
@@ -345,7 +354,7 @@ class Game:
         other._checkpoint = None
         return other
 
-    def determinize(self, player: int, seed: int) -> Game:
+    def determinize(self, player: int, seed: int, log: bool = True) -> Game:
         """A world `player` cannot tell from this one: every card they can neither see nor
         remember is dealt again at random among the places of such cards (a card only where a
         card of its kind with the same back was), everywhere in the state but the log; what is
@@ -355,14 +364,16 @@ class Game:
 
         Nothing of the hidden truth survives: the deal depends only on the places and the seed
         (not on which card was where), the world's seed is `seed`, it has no past decisions,
-        and in its log a card this player did not see is a stand-in with the same back."""
+        and in its log a card this player did not see is a stand-in with the same back. Without
+        `log` the world has no past log at all (nor forced choices): for searches, which read
+        none, it saves rewriting it."""
         if not isinstance(player, int) or not 1 <= player <= len(self.players):
             raise IllegalMove(f"determinize() needs a player from 1 to {len(self.players)}, not {player!r}")
         table = self.table
         groups: dict[tuple, list[Card]] = {}  # hidden cards by kind and back, in the order of their places
         for card in self._places():
             if not table.can_see(card, player):
-                groups.setdefault(_look(card), []).append(card)
+                groups.setdefault(card.look, []).append(card)
         rng = random.Random(seed)
         cards: dict[Card, Card] = {}
         for group in groups.values():
@@ -377,9 +388,12 @@ class Game:
         world = self._copy(cards, zones)
         world.rng = random.Random(rng.getrandbits(64))
         world.seed, world.decisions = seed, []
+        if not log:
+            world.log, world.forced = [], []
+            return world
         stand_in: dict[tuple, Card] = {}
         for card in table.cards:
-            stand_in.setdefault(_look(card), card)
+            stand_in.setdefault(card.look, card)
         world.log = [_told(entry, player, stand_in) if entry.private else entry for entry in self.log]
         return world
 
@@ -530,6 +544,8 @@ class Game:
         g._checkpoint = None
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):
             raise SaveError("the saved state is neither finished nor waiting for a decision")
+        if not g.frames or any(type(op) is Arrange for op in g.frames[0].code.ops[:g.frames[0].pc]):
+            g.set_up()  # saved after setup: its copies share what no rule changes any more
         return g
 
     # ------------------------------------------------------------ results
@@ -592,11 +608,6 @@ class Game:
         return h.hexdigest()
 
 
-def _look(card: Card) -> tuple:
-    """What tells a face-down card from another: its kind and its back."""
-    return (card.kind, repr(sorted(card.back.items())))
-
-
 def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry:
     """A log entry with every card `player` did not see when it was logged replaced by a
     stand-in with the same look, so the line reads the same to them and names nothing more."""
@@ -606,8 +617,8 @@ def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry
 
     def told(value: Any) -> Any:
         if type(value) is Card:
-            return stand_in[_look(value)]
+            return stand_in[value.look]
         if type(value) is Text:
-            return value.relabelled({c: stand_in[_look(c)] for c in value.cards()})
+            return value.relabelled({c: stand_in[c.look] for c in value.cards()})
         return value
     return LogEntry(tuple((told(v) if seen is not None and player not in seen else v, seen) for v, seen in parts))

@@ -180,14 +180,15 @@ class PlayerView:
         low = d.options[0]
         return (low, d.options[-1]) if d.options == list(range(low, low + len(d.options))) else None
 
-    def world(self, seed: int) -> Game:
+    def world(self, seed: int, log: bool = True) -> Game:
         """A game this player cannot tell from the real one, to think ahead in: the cards they
         have not seen dealt again from `seed` (`Game.determinize`), with chance of its own. The
         way search bots look ahead without reading what they may not know. It shares nothing
-        that changes with the real game, and has no arrange hook (which could hold the game)."""
+        that changes with the real game, and has no arrange hook (which could hold the game).
+        Without `log` it has no past log (a search reads none, and it is faster to make)."""
         if self.player is None:
             raise IllegalMove("world() is for a player's view; the referee has the game itself")
-        world = _game_of(self).determinize(self.player, seed)
+        world = _game_of(self).determinize(self.player, seed, log)
         world.keep_log = world.rewind = False
         world.arrange = None
         world.options, world.players = dict(world.options), list(world.players)

@@ -45,7 +45,7 @@ _NODES = (
 _CONSTANTS = (str, int, float, bool, type(None))
 
 RULE = "_r_rule"  # the module global naming the rule a generated function belongs to
-LOCALS = "_r_locals"  # the module global listing the locals its code reads from `env`
+LOCALS = "_r_locals"  # the module global naming the rule's locals by where they are: an `env` key, a Python local
 
 
 class GeneratedCodeError(Exception):
@@ -124,7 +124,7 @@ class Unit:
         self.refs: list[Ref] = []
         self.values: dict[str, Any] = {}
         self._value_names: dict[int, str] = {}
-        self.locals: set[str] = set()  # names the code reads from `env`
+        self.locals: dict[str, str] = {}  # each local the code reads, by its `env` key or Python name
         self.count = 0  # functions defined so far (merged ones included): each gets a new name
 
     def value(self, value: Any) -> ast.expr:
@@ -168,7 +168,7 @@ class Unit:
         module = ast.Module(self.defs, type_ignores=[])
         verify(module, place=True)  # and each node without a position takes its statement's
         code = compile(module, self.file, "exec", dont_inherit=True)
-        namespace = {"__builtins__": {}, RULE: self.rule, LOCALS: frozenset(self.locals), **self.runtime,
+        namespace = {"__builtins__": {}, RULE: self.rule, LOCALS: dict(self.locals), **self.runtime,
                      **self.values}
         functions = {c.co_name: types.FunctionType(c, namespace, c.co_name)
                      for c in code.co_consts if isinstance(c, types.CodeType)}
@@ -196,7 +196,9 @@ def fault_position(exc: BaseException) -> tuple[Location, str, str | None] | Non
             start = positions[found.tb_lasti // 2]
             line, column = start[0] or line, (start[2] or 0)
     unset = None
-    if found.tb_next is None and isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str) \
-            and exc.args[0] in names[LOCALS]:
-        unset = exc.args[0]
+    if found.tb_next is None and isinstance(exc, KeyError) and exc.args and isinstance(exc.args[0], str):
+        unset = names[LOCALS].get(exc.args[0])  # a local of `env`
+    elif found.tb_next is None and isinstance(exc, UnboundLocalError):
+        held = re.search(r"'(\w+)'", str(exc))
+        unset = names[LOCALS].get(held.group(1)) if held else None  # a Python local
     return Location(code.co_filename, line, column + 1), names[RULE], unset

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from lark import Token, Tree
 
@@ -64,6 +64,36 @@ class Names:
                 | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
 
 
+def called(tree: Tree) -> set[str]:
+    """The names a rule calls by name (functions, procedures, built-ins)."""
+    return {str(node.children[0].children[0]) for node in tree.iter_subtrees()
+            if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name"}
+
+
+def assigned(tree: Tree) -> Iterator[tuple[str, bool]]:
+    """Each name a rule assigns to (`x = ...`, `x += ...`), and whether it assigns to an entry
+    of it (`x[key] = ...`)."""
+    for node in tree.iter_subtrees():
+        if node.data in ("assign_stmt", "augassign_stmt"):
+            target = node.children[0]
+            yield str(target.children[0]), target.data == "index_target"
+
+
+def card_parameter(tree: Tree, params: list[str]) -> int | None:
+    """For a modifier's condition: the parameter it requires to be the card carrying the
+    modifier (`op == card` or `card == op`, alone or first of an `and`), by position."""
+    test = tree.children[0]
+    if isinstance(test, Tree) and test.data == "and_op":
+        test = test.children[0]
+    if not (isinstance(test, Tree) and test.data == "compare" and len(test.children) == 3
+            and str(test.children[1]) == "=="):
+        return None
+    names = [str(side.children[0]) if isinstance(side, Tree) and side.data == "name" else None
+             for side in (test.children[0], test.children[2])]
+    other = names[1] if names[0] == "card" else names[0] if names[1] == "card" else None
+    return params.index(other) if other in params else None
+
+
 def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
     """The procedures that can never make the game wait: no choice (choose, emit) in them or in
     any procedure they call. They run as plain Python calls, without a frame of their own."""
@@ -71,13 +101,11 @@ def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
     calls: dict[str, set[str]] = {}
     for name, tree in procedures.items():
         direct[name], calls[name] = True, set()
-        for node in tree.iter_subtrees():
-            if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name":
-                callee = str(node.children[0].children[0])
-                if callee in names.procedures:
-                    calls[name].add(callee)
-                elif callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
-                    direct[name] = False
+        for callee in called(tree):
+            if callee in names.procedures:
+                calls[name].add(callee)
+            elif callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
+                direct[name] = False
     changed = True
     while changed:
         changed = False
@@ -434,6 +462,7 @@ class Compiler:
         self.temps = 0
         self.has_env = True  # whether the function being compiled has its locals in `env`
         self.direct = False  # compiling a procedure as one Python function: `return` returns
+        self.in_env: set[str] | None = None  # with `direct`, the locals kept in `env`; the others are Python's
         self.card_vars: set[str] = set()  # Python locals that can only hold a card
         self.unit = Unit(rule, where(1, 1).file, RUNTIME)
 
@@ -493,13 +522,22 @@ class Compiler:
         return ref.fn
 
     def procedure(self, tree: Tree, params: list[str]) -> Callable:
-        """A procedure that never suspends (see never_suspending): one function (g, env) -> value."""
-        self.scopes = [dict.fromkeys(params)]
+        """A procedure that never suspends (see never_suspending): one function (g, env) -> value.
+        Nothing waits in it, so its locals need not be data: they are Python locals, read and
+        written several times faster than `env`'s, but for those a function value (`x -> ...`)
+        in it reads, which it reads in `env` as they change."""
         self.direct = True
+        self.in_env = {str(n.children[0]) for lam in tree.find_data("lambda_expr") for n in lam.find_data("name")}
+        self.scopes = [{p: None if p in self.in_env else self._temp("_v") for p in params}]
+        given = []  # the parameters, from `env` into Python locals
+        for p, python in self.scopes[0].items():
+            if python:
+                self.unit.locals[python] = p
+                given.append(_assign(ast.Name(python, ast.Store()), _local(p)))
         block = self._block(tree.children)
         if self._suspends(block):
             raise AssertionError("a procedure compiled as a plain call suspends")
-        ref = self._function(self._plain(block), tree)
+        ref = self._function(given + self._plain(block), tree)
         self._build()
         return ref.fn
 
@@ -543,15 +581,24 @@ class Compiler:
                 python = scope[name]
                 if python:
                     return _name(python)
-                self.unit.locals.add(name)
+                self.unit.locals[name] = name
                 return _local(name)
         raise KeyError(name)
+
+    def _write_local(self, name: str) -> ast.expr:
+        """The target that stores into a local: its Python local, or its entry of `env`."""
+        python = next(scope[name] for scope in reversed(self.scopes) if name in scope)
+        return ast.Name(python, ast.Store()) if python else _local(name, store=True)
 
     def _declare(self, node: Token, name: str) -> None:
         if name in self.names.all() and name not in self.scopes[0]:
             self._error(node, f"'{name}' is already a name of the ruleset or the language; "
                               "choose another name for this local")
-        self.scopes[-1][name] = None
+        if name not in self.scopes[-1]:
+            python = self._temp("_v") if self.in_env is not None and name not in self.in_env else None
+            self.scopes[-1][name] = python
+            if python:
+                self.unit.locals[python] = name
 
     def _unknown(self, node: Token, name: str) -> None:
         known = self.names.all() | set().union(*self.scopes)
@@ -652,8 +699,8 @@ class Compiler:
         self._declare(name_tok, str(name_tok))
         name = str(name_tok)
         if suspends:
-            return self._call_ops(node, expr, lambda value: [_assign(_local(name, store=True), value)])
-        return [_assign(_local(name, store=True), expr)]
+            return self._call_ops(node, expr, lambda value: [_assign(self._write_local(name), value)])
+        return [_assign(self._write_local(name), expr)]
 
     def _store(self, target: Tree, key_computed: bool = False) -> Store | None:
         """The statements storing a value into an assignment target: a local, a counter, or an
@@ -662,7 +709,7 @@ class Compiler:
         name = str(name_tok)
         if target.data == "name_target":
             if self._is_local(name):
-                return lambda value, key: [_assign(_local(name, store=True), value)]
+                return lambda value, key: [_assign(self._write_local(name), value)]
             if name in self.names.counters:
                 if self.names.counters[name]:
                     self._error(name_tok, f"'{name}' is one counter per {self.names.counters[name]}; "
@@ -678,7 +725,7 @@ class Compiler:
         def key_of(key: ast.expr | None) -> ast.expr:
             return key if key is not None else self._expr(key_node)
         if self._is_local(name):
-            return lambda value, key: [_assign(_item(_local(name), key_of(key), True), value)]
+            return lambda value, key: [_assign(_item(self._read_local(name), key_of(key), True), value)]
         if name in self.names.counters and self.names.counters[name]:
             def store_counter_item(value: ast.expr, key: ast.expr | None) -> list[ast.stmt]:
                 family = _item(_game_table("counters"), _const(name))
@@ -812,7 +859,7 @@ class Compiler:
         body = self._loop_body(suite)
         if self._suspends(body):
             return self._loop_ops(node, body, items, None, str(var_tok))
-        return [ast.For(_local(str(var_tok), store=True), items, _step() + self._plain(body), [])]
+        return [ast.For(self._write_local(str(var_tok)), items, _step() + self._plain(body), [])]
 
     def _s_while_stmt(self, node: Tree):
         cond = self._expr(node.children[0])
@@ -1013,7 +1060,8 @@ class Compiler:
         ref = self._function([ast.Return(value)], node, ("g", "env", param))
         index = len(self.names.lambdas)
         self.names.lambdas.append(ref)
-        passed = {name: python for name, python in captured.items() if python}
+        read = {str(n.children[0]) for n in body.find_data("name")} if isinstance(body, Tree) else set()
+        passed = {name: python for name, python in captured.items() if python and name in read}
         keys, values = list(map(_const, passed)), list(map(_name, passed.values()))
         if not self.has_env:
             env: ast.expr = ast.Dict(keys, values)

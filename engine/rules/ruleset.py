@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
-from ..lang.compiler import Compiler, Names, never_suspending
+from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -86,6 +86,7 @@ class Modifier:
     value: Callable
     holders: frozenset[int]
     while_in: frozenset[str] | None
+    card_at: int | None = None  # the parameter the condition requires to be the carrying card (`op == card`)
 
 
 @dataclass
@@ -108,6 +109,8 @@ class Ruleset:
     flow: Code | None = None
     main: Code | None = None  # setup, then the arrange hook, then flow: where every game starts
     codes: dict[str, Code] = field(default_factory=dict)  # every code by id, to restore frames
+    # Counters no rule can change once setup is over: copies of a game past setup may share them.
+    fixed_counters: frozenset[str] = frozenset()
     lambdas: list[Callable] = field(default_factory=list)
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
@@ -433,8 +436,35 @@ class _Builder:
                 self.error(("scoring", "teams", "groups"), "a seat is in more than one team")
             rs.teams = (when, groups)
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
+        rs.fixed_counters = self._fixed_counters(names)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         return rs
+
+    def _fixed_counters(self, names: Names) -> frozenset[str]:
+        """The counters no rule can change after setup: no rule that may run after setup assigns
+        to one or to an entry of it. Such a rule is any but setup and the procedures that only
+        setup calls. If one assigns to an entry of a local (`t[k] = ...`: the local may hold a
+        counter's list or table), none is proved fixed."""
+        trees = {path: tree for (path, _), tree in self._trees.items() if tree is not None}
+        procedure = {("procedures", name, "do"): name for name in names.procedures}
+        later = {callee for path, tree in trees.items() if path != ("setup",) and path not in procedure
+                 for callee in called(tree)}
+        grown = True
+        while grown:  # the procedures the rules that run after setup call, and those they call
+            reached = {callee for path, name in procedure.items() if name in later and path in trees
+                       for callee in called(trees[path])}
+            grown = not reached <= later
+            later |= reached
+        written: set[str] = set()
+        for path, tree in trees.items():
+            if path == ("setup",) or (path in procedure and procedure[path] not in later):
+                continue
+            for name, entry in assigned(tree):
+                if name in names.counters:
+                    written.add(name)
+                elif entry:
+                    return frozenset()
+        return frozenset(names.counters) - written
 
     def _emits(self) -> list:
         """Every `emit(...)` of every rule that parsed, with its place in the files."""
@@ -658,8 +688,10 @@ class _Builder:
         rule = f"modifier of {fname} on {what}"
         cond = self.compile(path + ("if",), "expression", scope, rule) if "if" in m else None
         value = self.compile(path + ("value",), "expression", scope, rule)
+        tree = self._trees.get((path + ("if",), "expression")) if "if" in m else None
+        card_at = card_parameter(tree, self.names.functions[fname]) if tree is not None else None
         rs.modifiers.setdefault(fname, []).append(
-            Modifier(fname, cond, value, holders, self._while_in(path, m, holders, zones)))
+            Modifier(fname, cond, value, holders, self._while_in(path, m, holders, zones), card_at))
 
     def _while_in(self, path: tuple, entry: dict, holders: frozenset[int] | None,
                   zones: dict) -> frozenset[str] | None:
@@ -753,17 +785,21 @@ def _none(g, *args):
 
 def _with_modifiers(function: Function, modifiers: list[Modifier], rs: Ruleset) -> Callable:
     """A function (g, *args) with its modifiers: each card carrying one, where it applies,
-    changes the value in turn (modifiers in ruleset order, cards in card order)."""
+    changes the value in turn (modifiers in ruleset order, cards in card order). A modifier
+    whose condition requires an argument to be its card (`op == card`) is passed over at once
+    for the other cards, as its condition would be false."""
     fn, params = function.expr, function.params
     if not modifiers:
         return fn
-    plan = [(m.condition, m.value, m.while_in, card) for m in modifiers for card in rs.holding(m.holders)]
+    plan = [(m.condition, m.value, m.while_in, card, m.card_at) for m in modifiers for card in rs.holding(m.holders)]
 
     def call(g, *args):
         value = fn(g, *args)
         table = g.table
         where = table.where
-        for condition, change, while_in, card in plan:
+        for condition, change, while_in, card, card_at in plan:
+            if card_at is not None and args[card_at] is not card:
+                continue
             zone = where[card.index]
             if while_in is not None and zone.name not in while_in:
                 continue
