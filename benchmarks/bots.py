@@ -227,6 +227,8 @@ def main() -> int:
                              "a `git worktree add --detach /tmp/before COMMIT`")
     parser.add_argument("--rulesets", help="folder of the rulesets to play (default: the checkout's)")
     parser.add_argument("--timed", type=int, default=100, help="mcts decisions timed per ruleset")
+    parser.add_argument("--each", action="store_true",
+                        help="print each game's decisions, end reason, scores and bonds on stderr as it ends")
     args = parser.parse_args()
     args.rulesets = args.rulesets or str(CHECKOUT / "rulesets")
     print(f"checkout {CHECKOUT}, engine from {Path(sys.modules['engine'].__file__).parent}", flush=True)
@@ -241,6 +243,10 @@ def main() -> int:
             started, results = time.perf_counter(), []
             for result in pool.imap(play_one, tasks):
                 results.append(result)
+                if args.each:
+                    print(f"  {case.name} game {len(results) - 1}: {result['decisions']} decisions, "
+                          f"end {result['end_reason']}, scores {result['scores']}, bonds {result['bonds']}",
+                          file=sys.stderr, flush=True)
                 if len(results) == n or len(results) % max(1, n // 10) == 0:
                     print(f"  {case.name}: {len(results)}/{n} games, {time.perf_counter() - started:.0f}s",
                           file=sys.stderr, flush=True)
