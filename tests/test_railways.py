@@ -830,8 +830,10 @@ def test_heuristic_counts_what_the_own_track_could_deliver():
     # the black one goes to Ironvale over P2's link only: 5. P2: the black cube, 1.
     assert g.call_function("prospects", [Player(1)]) == 5
     assert g.call_function("prospects", [Player(2)]) == 1
-    # Turns left 3 (2 markers): no cash, no income. P1: half of 5, 2 links, engine 2: 1/2.
-    assert g.estimates() == pytest.approx({Player(1): 2.5 + 2 + 0.5, Player(2): 0.5 + 1})
+    # Turns left 3 (2 markers): no cash, no income. P1: half of 5, 2 links, engine 2: 1/2, and
+    # half the income 5 more points would bring in the 2 turns after this one: $5,000 x 2 / 2,
+    # a point. P2: half of 1, 1 link, half of $1,000 x 2: 0.2.
+    assert g.estimates() == pytest.approx({Player(1): 2.5 + 2 + 0.5 + 1, Player(2): 0.5 + 1 + 0.2})
     set_counter(g, "engine", Player(1), 1)   # the blue cube's 2 links are out of reach
     assert g.call_function("prospects", [Player(1)]) == 3
 
@@ -881,3 +883,21 @@ def test_heuristic_counts_the_interest_cash_cannot_pay_in_the_last_turn():
     assert g.estimates()[Player(1)] == g.scores()[Player(1)] == 2 - 3
     set_counter(g, "money", Player(1), 0)              # $1,000 short: a fifth of a bond
     assert g.estimates()[Player(1)] == pytest.approx(2 - 3 - 0.2)
+
+
+def test_heuristic_counts_the_income_a_first_link_would_bring():
+    """At the start, a first link bought with a bond, over which two cubes can go, is worth more
+    than passing: the bond costs its point and $5,000 of interest in 5 turns, but the two points
+    the link would score raise income by $2,000 for the 4 turns after this one (prospect_income),
+    half of which counts, as half of the points do. Without that income, the link was worth no
+    more than passing, and the bots passed."""
+    g = new_game(2, money={1: 1000}, bonds={1: 1}, markers=4,
+                 goods={"KI": ["yellow"], "GO": ["red"]}, links=[(1, ["KI", "12", "13", "GO"])])
+    assert g.call_function("prospects", [Player(1)]) == 2
+    assert g.call_function("prospect_income", [Player(1), 2]) == 2000 * 4
+    # -1 for the bond, half of 2 points, 1 for the link, half of $8,000 of income; cash will be
+    # $5,000 short at the last income phase ($1,000 and 5 turns of $1,000 interest, no income).
+    assert g.estimates() == pytest.approx({Player(1): -1 + 1 + 1 + 0.8 - 1, Player(2): 0})
+    # Past the middle of the income track more points bring less income: nothing counts then.
+    set_counter(g, "points", Player(1), 30)
+    assert g.call_function("prospect_income", [Player(1), 2]) == 0
