@@ -9,9 +9,15 @@ Bot games with fixed seeds, measured against the goals of the bots:
 - isle-greedy-N / isle-mcts-N: Isle of Trains, N = 2, 3, 4 players, every seat the same bot, with
   no round limit (option round_limit=0). A game ends by the rulebook when its `end_reason` is
   "contracts" or "deck"; one still going after --cap decisions did not end. Goal: 95% end.
-- railways-N: Railways of the World, N = 3, 4 players, every seat `mcts`. Mean final score (goal:
-  positive) and bonds issued per player (bonds cost a point each at the end, so a bot should
-  issue them only where they pay).
+- railways-N: Railways of the World, N = 3, 4 players, every seat `mcts`. Each seat's mean final
+  score with its 95% interval, the lowest score of any seat, bonds per player and the share of
+  seats ending with more than 8 bonds (bonds cost a point each at the end, so a bot should issue
+  them only where they pay). Goal (issue 25), 4 players: every seat's mean at least 10, no seat
+  below -10, more than 8 bonds in under 5% of seats.
+- railways-greedy: Railways, 4 players, two `greedy` and two `random` seats alternating, moving
+  round the table game by game. The share of games a greedy seat wins and each kind's mean score
+  (the mean of its two seats in a game), with 95% intervals, and the mean of greedy minus random
+  per game. Goal: greedy no worse than random.
 - trainsilvania: 3 players, one `mcts` seat against two `random` ones, the mcts seat moving round
   the table. Goal: it wins 50% or more.
 - scout-greedy-NAME / scout-random-NAME: every shipped ruleset (Trick of the Rails and Railways 4
@@ -31,7 +37,8 @@ commit's, for a before and after in one run.
 Game k of a case has seed `game_seed(SEED, k)` (engine/analysis/run.py), and every bot's seed
 derives from it (agents.make_agents), so results do not depend on --jobs (the processes games
 are spread over); only the times do. Games take seconds (mcts Isle of Trains and Railways games, minutes): the
-defaults below take about 45 minutes on two cores (--games 40, 37), --games caps every case.
+defaults below take about an hour on two cores (railways-4 alone, 20 games, about half of it),
+--games caps every case.
 
     python benchmarks/bots.py                      # every case
     python benchmarks/bots.py --games 10           # at most 10 games a case
@@ -67,12 +74,12 @@ from engine import Game, Ruleset, load_ruleset, view  # noqa: E402  (the public 
 
 try:
     from engine.analysis.run import game_seed
-    from engine.analysis.stats import wilson
+    from engine.analysis.stats import summary as spread, wilson
     from engine.players.agents import make_agents
 except ModuleNotFoundError:  # a checkout of before the engine's layers
     from engine.agents import make_agents  # type: ignore[no-redef]
-    from engine.stats import wilson  # type: ignore[no-redef]
     from engine.simulate import game_seed  # type: ignore[no-redef]
+    from engine.stats import summary as spread, wilson  # type: ignore[no-redef]
 
 SEED = 1
 CAP = 3000  # decisions: a game still going after this many did not end
@@ -105,8 +112,11 @@ CASES = [
            "ends by the rules >= 95%") for n in (2, 3, 4)],
     *[Case(f"isle-mcts-{n}", "isle_of_trains", n, 3, ["mcts"] * n, 0, NO_LIMIT,
            "ends by the rules >= 95%") for n in (2, 3, 4)],
-    *[Case(f"railways-{n}", "railways", n, 3, ["mcts"] * n, 0, {}, "mean score > 0")
-      for n in (3, 4)],
+    Case("railways-3", "railways", 3, 3, ["mcts"] * 3, 0, {}, "mean score > 0"),
+    Case("railways-4", "railways", 4, 20, ["mcts"] * 4, 0, {},
+         "every seat's mean >= 10, none < -10, > 8 bonds in < 5% of seats"),
+    Case("railways-greedy", "railways", 4, 40, ["greedy", "random", "greedy", "random"],
+         goal="greedy no worse than random"),
     Case("trainsilvania", "trainsilvania", 3, 100, ["mcts", "random", "random"],
          goal="mcts wins >= 50%"),
     *[Case(f"scout-{other}-{name}", name, n, 200, ["scout"] + [other] * (n - 1),
@@ -164,11 +174,6 @@ def summary(case: Case, results: list[dict[str, Any]]) -> str:
                    for why in ("contracts", "deck", "cap")}
         return (f"ended {ended / n:.0%} (contracts {reasons['contracts']}, deck {reasons['deck']}, "
                 f"not ended {reasons['cap']}), {statistics.mean(r['decisions'] for r in results):.0f} decisions")
-    if case.ruleset == "railways" and not case.name.startswith("scout-"):
-        scores = [s for r in results for s in r["scores"].values()]
-        bonds = [b for r in results for b in r["bonds"].values()]
-        return (f"mean score {statistics.mean(scores):.1f} (min {min(scores)}, max {max(scores)}), "
-                f"bonds per player {statistics.mean(bonds):.1f} (max {max(bonds)})")
     if case.name.startswith("scout-"):
         wins = sum(1 / len(r["winners"]) for k, r in enumerate(results) for w in r["winners"]
                    if case.seats_of(k)[w - 1] == "scout")
@@ -177,12 +182,49 @@ def summary(case: Case, results: list[dict[str, Any]]) -> str:
         ended = sum(r["over"] for r in results)
         return (f"scout wins {wins / n:.1%} [{low:.1%}, {high:.1%}] (1/n = {1 / case.players:.1%}), "
                 f"{cpu * 1000:.2f} ms CPU a scout decision, {ended}/{n} ended")
+    if case.ruleset == "railways" and len(kinds) > 1:
+        return kinds_compared(case, results)
+    if case.ruleset == "railways":
+        scores = [s for r in results for s in r["scores"].values()]
+        bonds = [b for r in results for b in r["bonds"].values()]
+        seats = "; ".join(f"P{p} {interval([r['scores'][p] for r in results])}" for p in range(1, case.players + 1))
+        return (f"mean score by seat {seats}; min {min(scores)}, max {max(scores)}; "
+                f"bonds per player {statistics.mean(bonds):.1f} (max {max(bonds)}), "
+                f"> 8 bonds {sum(b > 8 for b in bonds) / len(bonds):.1%} of seats")
     share = {kind: 0.0 for kind in sorted(kinds)}
     for k, r in enumerate(results):
         seats = case.seats_of(k)
         for w in r["winners"]:
             share[seats[w - 1]] += 1 / len(r["winners"])
     return ", ".join(f"{kind} wins {v / n:.1%}" for kind, v in share.items() if kind != "random")
+
+
+def interval(values: list[float]) -> str:
+    """A mean with its 95% interval (normal approximation)."""
+    s = spread(values)
+    return f"{s.mean:.1f} [{s.mean - s.half_width:.1f}, {s.mean + s.half_width:.1f}]"
+
+
+def kinds_compared(case: Case, results: list[dict[str, Any]]) -> str:
+    """Two kinds of seats: the share of games each kind wins (a shared win split) and its mean
+    score per game (the mean of its seats), with 95% intervals, and the per-game difference."""
+    n = len(results)
+    kinds = sorted({kind for k in range(n) for kind in case.seats_of(k)})
+    wins = {kind: 0.0 for kind in kinds}
+    means: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for k, r in enumerate(results):
+        seats = case.seats_of(k)
+        for w in r["winners"]:
+            wins[seats[w - 1]] += 1 / len(r["winners"])
+        for kind in kinds:
+            means[kind].append(statistics.mean(r["scores"][i + 1] for i, s in enumerate(seats) if s == kind))
+    parts = []
+    for kind in kinds:
+        low, high = wilson(wins[kind], n)
+        parts.append(f"{kind} wins {wins[kind] / n:.0%} [{low:.0%}, {high:.0%}] of games, mean score {interval(means[kind])}")
+    first, second = kinds
+    parts.append(f"{first} - {second} per game {interval([a - b for a, b in zip(means[first], means[second])])}")
+    return "; ".join(parts)
 
 
 def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float, float]:
@@ -214,6 +256,8 @@ def main() -> int:
                              "a `git worktree add --detach /tmp/before COMMIT`")
     parser.add_argument("--rulesets", help="folder of the rulesets to play (default: the checkout's)")
     parser.add_argument("--timed", type=int, default=100, help="mcts decisions timed per ruleset")
+    parser.add_argument("--each", action="store_true",
+                        help="print each game's decisions, end reason, scores and bonds on stderr as it ends")
     args = parser.parse_args()
     args.rulesets = args.rulesets or str(CHECKOUT / "rulesets")
     print(f"checkout {CHECKOUT}, engine from {Path(sys.modules['engine'].__file__).parent}", flush=True)
@@ -228,6 +272,10 @@ def main() -> int:
             started, results = time.perf_counter(), []
             for result in pool.imap(play_one, tasks):
                 results.append(result)
+                if args.each:
+                    print(f"  {case.name} game {len(results) - 1}: {result['decisions']} decisions, "
+                          f"end {result['end_reason']}, scores {result['scores']}, bonds {result['bonds']}",
+                          file=sys.stderr, flush=True)
                 if len(results) == n or len(results) % max(1, n // 10) == 0:
                     print(f"  {case.name}: {len(results)}/{n} games, {time.perf_counter() - started:.0f}s",
                           file=sys.stderr, flush=True)
