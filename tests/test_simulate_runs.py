@@ -325,6 +325,23 @@ def test_rich_progress_bar_when_installed():
     assert "5/5" in shown.getvalue() and "games/s" in shown.getvalue()
 
 
+def test_rich_bar_time_left_is_by_the_whole_run_not_by_the_last_burst(monkeypatch):
+    """Worker processes send games back a chunk at a time: 10 games arriving at once after 100
+    seconds are 0.1 games a second, so 90 more take 15 minutes (rich's own estimate, from the
+    last 30 seconds, read the burst as 10 games in no time and said seconds)."""
+    console = pytest.importorskip("rich.console")
+    from engine.analysis.progress import progress_display
+    clock = [0.0]
+    monkeypatch.setattr(console, "monotonic", lambda: clock[0])
+    shown = Terminal()
+    with progress_display(shown, 100) as advance:
+        clock[0] = 100.0
+        for _ in range(10):
+            advance()
+    text = shown.getvalue()
+    assert "10/100" in text and "0.1 games/s" in text and "0:15:00" in text, text[-300:]
+
+
 def test_bad_settings_are_one_line_errors(tmp_path):
     for args, said in ((["--jobs", "0"], "--jobs must be at least 1"),
                        (["--address", "127.0.0.1:1"], "use it with --backend ray"),
