@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-PUBLIC, OWNER, HIDDEN = "public", "owner", "hidden"
+PUBLIC, OWNER, OTHERS, HIDDEN = "public", "owner", "others", "hidden"
 
 
 class Player(int):
@@ -252,7 +252,9 @@ class Table:
 
         A player who was shown the card remembers it (without `memory`: what is on the table now,
         memory apart); otherwise a face-down card is hidden, and a face-up card is as visible as
-        its zone: public, to the zone's owner, or to nobody."""
+        its zone: public, to the zone's owner, to every player but its owner (a hand held
+        facing away from you), or to nobody. Seat 0, which is no player, sees only what is
+        public."""
         if viewer is None or memory and self.known[card.index] >> viewer & 1:
             return True
         if self.face_down[card.index]:
@@ -263,6 +265,8 @@ class Table:
             return False
         if visibility == OWNER:
             return self.owner(zone) == viewer
+        if visibility == OTHERS:
+            return viewer != 0 and self.owner(zone) != viewer
         return True
 
     def unshown(self, card: Card, viewer: int | None) -> bool:
