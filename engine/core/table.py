@@ -48,9 +48,10 @@ class Card:
 
     `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
     entry it comes from (abilities name entries); `start` the zone it starts every game in;
-    `look` what tells it from another card while it is face down: its kind and its back."""
+    `look` what tells it from another card while it is face down: its kind and its back; `face`
+    what tells it from another face up: what is printed on it, the same for copies (`count:`)."""
 
-    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts", "look")
+    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts", "look", "face")
 
     def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
                  back: dict[str, Any], entry: int, start: str):
@@ -65,6 +66,7 @@ class Card:
         self.start = start
         self.texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
         self.look = (kind, repr(sorted(back.items())))
+        self.face = (self.look, label, repr(sorted(props.items())))
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"

@@ -1,0 +1,472 @@
+"""Worlds that agree with everything a player has observed (docs/python-api.md, "Worlds a
+player cannot tell apart", says what bots believe and why that keeps every secret).
+
+`Game.determinize` deals the cards a player can neither see nor remember at random among the
+places of cards of the same look. That forgets what the player was told: a hint "your cards 1
+and 3 are amber", a card a failed move named, a colour a player could not follow. Here the
+game's history is played again from its start, with the same seed and choices, but with every
+shuffle dealt anew (a candidate): the cards the player saw after it where it put them, the
+others in an order of this module's own. A candidate is kept if the player is told exactly
+what the real game told them: every log line as they read it, what they were shown at each of
+their decisions, their view now. The world is the real game with its hidden places holding
+what the candidate ends with there (`Game.dealt`), and chance of its own.
+
+A world depends on the player's observations, the public course of the game, the places of the
+hidden cards and this module's own generator: never on which hidden card is where, nor on how
+a real shuffle fell. Deals are searched once a position (a few: `worlds`), and `world(seed)`
+takes one by its seed. Where random deals already agree, past a budget of replays, or where
+the game cannot be replayed, worlds are `determinize`'s, and `counts` says how often.
+"""
+from __future__ import annotations
+
+import random
+import re
+import weakref
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..core.errors import EngineError
+from ..core.table import Card, Zone
+from ..core.text import Text
+from ..core.values import frozen
+from .game import Game
+
+# What a player was told, as comparable items: `observe(game, player, lines, forced, final)`
+# gives the items after the first `lines` log lines and `forced` forced choices (view.py).
+Observe = Callable[[Game, int, int, int, bool], list]
+
+# How the worlds of this process were dealt: "belief" (a deal that agrees with everything the
+# player observed), "fallback" (none found within the budget, or no history to replay:
+# determinize), "free" (random deals agree: determinize), "off" (not tried: a game longer than
+# `decisions`, an arranged one, `replays: 0`).
+counts: Counter[str] = Counter()
+
+_CACHED = 16  # positions kept
+_SEARCHED: OrderedDict[tuple, _Position] = OrderedDict()
+_VERDICTS: OrderedDict[tuple, str] = OrderedDict()  # "free" or not, at decisions 0, 1, 2, 4, 8...
+_LAST: dict[tuple[int, int], tuple[weakref.ref, int, Any]] = {}  # by game object and player
+_PROBES = 2  # random deals that must agree before a position counts as free
+_THIN = 8  # swaps tried between two deals kept, at most
+_WORD = re.compile(r"\w+")
+_FAR = 1 << 30  # the distance of a history that could not go on (a choice it did not offer)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A ruleset's `bots: belief:` (docs/reference.md), with the engine's defaults."""
+
+    replays: int = 300  # histories played again at one position, at most; 0: never
+    decisions: int = 60  # tried only while the game has taken at most this many decisions
+    worlds: int = 16  # deals kept for a position; world(seed) takes one of them
+
+    @classmethod
+    def of(cls, game: Game) -> Settings:
+        return cls(**{k: int(v) for k, v in game.rules.bots.get("belief", {}).items()})
+
+
+def world(game: Game, player: int, seed: int, log: bool, observe: Observe) -> Game:
+    """A world `player` cannot tell from `game`: dealt as all they observed allows, else as
+    `Game.determinize` deals it. Which of the deals found it is depends on `seed` alone."""
+    found = _found(game, player, observe)
+    if type(found) is str:
+        counts[found] += 1
+        return game.determinize(player, seed, log)
+    counts["belief"] += 1
+    deal = found.deals[seed % len(found.deals)]
+    cards = {a: b for a, b in zip(found.hidden, deal) if a is not b}
+    return game.dealt(player, cards, random.Random(random.Random(seed).getrandbits(64)), seed, log)
+
+
+def _found(game: Game, player: int, observe: Observe) -> _Position | str:
+    """The deals for `player` at this position of `game`, or why there are none. A search asks
+    for a world many times a decision: the answer is kept for the game object as it stands."""
+    mark = (id(game), player)
+    last = _LAST.get(mark)
+    if last is not None and last[0]() is game and last[1] == len(game.decisions):
+        return last[2]
+    found = _find(game, player, observe)
+    if len(_LAST) >= _CACHED:
+        _LAST.clear()
+    _LAST[mark] = (weakref.ref(game), len(game.decisions), found)
+    return found
+
+
+def _find(game: Game, player: int, observe: Observe) -> _Position | str:
+    settings = Settings.of(game)
+    n = len(game.decisions)
+    if settings.replays <= 0 or game.arrange is not None or n > settings.decisions:
+        return "off"
+    start = None if game.start is None else frozen(sorted(game.start.items(), key=lambda kv: kv[0].index))
+    history = (game.rules.digest, len(game.players), frozen(game.options), game.seed, start, player)
+    # Whether random deals agree with what the player observed is asked at decisions 0, 1, 2,
+    # 4, 8... (and holds until the next), so that a game where they do, as most do, is played
+    # again a few times in all, not at every decision. What was observed stays observed.
+    at = 1 << (n.bit_length() - 1) if n else 0
+    asked = history + (tuple(game.decisions[:at]),)
+    if _VERDICTS.get(history + (tuple(game.decisions[:at // 2]),), "free") != "free":
+        _keep(_VERDICTS, asked, "facts")
+    if at < n and asked not in _VERDICTS:
+        earlier = Game(game.rules, len(game.players), game.options, game.seed, decisions=game.decisions[:at],
+                       start=game.start, keep_log=False, rewind=False)
+        _keep(_VERDICTS, asked, _Position(earlier, player, settings, observe, probe=True).verdict)
+    verdict = _VERDICTS.get(asked)
+    if verdict == "free":
+        return "free"
+    key = history + (tuple(game.decisions), game.state_key())
+    if key not in _SEARCHED:
+        earlier = next((p.kept for k, p in reversed(_SEARCHED.items()) if k[:len(history)] == history
+                        and len(k[-2]) < n and k[-2] == tuple(game.decisions[:len(k[-2])])), [])
+        _keep(_SEARCHED, key, _Position(game, player, settings, observe, free=verdict is None, earlier=earlier))
+        if at == n:
+            _keep(_VERDICTS, asked, _SEARCHED[key].verdict)
+    position = _SEARCHED[key]
+    return position if position.deals else position.verdict
+
+
+def forget() -> None:
+    """Forget the positions searched: the deals found there are where the next position's
+    search starts, so a test that compares worlds starts from none."""
+    _SEARCHED.clear()
+    _VERDICTS.clear()
+    _LAST.clear()
+
+
+def _keep(cache: OrderedDict, key: tuple, value: Any) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    if len(cache) > _CACHED:
+        cache.popitem(last=False)
+
+
+def _hidden(game: Game, player: int) -> list[Card]:
+    """The cards `player` can neither see nor remember, in the order of their places."""
+    can_see = game.table.can_see
+    return [c for c in game._places() if not can_see(c, player)]
+
+
+# A deal: for places a shuffle of the history deals anew, (shuffle number, place) -> the face of
+# the card wished there; and a seed that orders the cards no wish places (None: by number).
+Wishes = dict[tuple[int, int], tuple]
+Deal = tuple[Wishes, int | None]
+
+
+class _Position:
+    """The deals found for one player at one position of a game, or why there are none."""
+
+    def __init__(self, game: Game, player: int, settings: Settings, observe: Observe, free: bool = True,
+                 probe: bool = False, earlier: list[Wishes] = ()):
+        """Search deals, unless a few random deals agree and the position may be `free` (the
+        verdict then); with `probe`, only try those (verdict "free" or "facts"). The deals found
+        at an `earlier` position of the game are tried first: they agree with all but what was
+        observed since. The same deals are found whatever the verdict was known to be."""
+        self.deals: list[list[Card]] = []  # for each deal, the real hidden card for each hidden place
+        self.kept: list[Wishes] = []  # ...and the deal itself, for the positions that follow
+        self.verdict = "fallback"
+        self.hidden = _hidden(game, player)  # the real game's, by place
+        self.history = _Replay(game, player, observe)
+        base = self.history.play(None)
+        if base is None or observe(game, player, len(game.log), len(game.forced), True)[-1] != self.history.record[-1]:
+            return  # not the game its seed and choices give (arranged by a test, a world)
+        # Where the card a shuffle deals anew to each place goes: a swap of two cards bound for
+        # different zones (the deck and a hand, say) changes more than an order.
+        ends = {c: base.table.zone_of(c) for c in self.hidden}
+        self.ends = {(k, j): ends.get(c) for k, (cards, seen) in enumerate(zip(self.history.shuffled, self.history.seen))
+                     for j, c in enumerate(cards) if c not in seen}
+        self.rng = random.Random(0)  # this module's own: nothing of the game's chance
+        self.budget = settings.replays
+        self.full = (len(self.history.record), 0)
+        for wishes in earlier:
+            if self.budget > 0 and self._progress((wishes, None)) == self.full:
+                self._keep()
+        if self.deals:
+            self._sample(settings.worlds)
+        elif earlier:
+            if self._solve((earlier[0], None)):
+                self._sample(settings.worlds)
+        elif all(self._progress(self._random_deal()) == self.full for _ in range(_PROBES)) and free:
+            self.verdict = "free"
+        elif probe:
+            self.verdict = "facts"
+        elif self._solve(self._random_deal()):
+            self._sample(settings.worlds)
+        self.history = self.last = None  # what a world needs is kept; the games played are not
+
+    def _random_deal(self) -> Deal:
+        return {}, self.rng.getrandbits(32)
+
+    def _progress(self, deal: Deal) -> tuple[int, int]:
+        """How far the history replayed with this deal agrees with what the player observed:
+        the items that agree before the first that does not, and minus how far that one is.
+        Keeps the candidate and the deal it made (`dealt`: each place's face)."""
+        self.budget -= 1
+        progress, self.last = self.history.play(deal)
+        self.dealt = dict(self.history.dealt)
+        return progress
+
+    def _keep(self) -> None:
+        """Keep the deal of the candidate played last, which agrees."""
+        self.verdict = "belief"
+        self.deals.append(self._placed())
+        self.kept.append(self.dealt)
+
+    def _placed(self) -> list[Card]:
+        """The real game's hidden cards, each where the candidate played last ends with a card
+        of its face (of identical copies, the lowest numbered first: which copy was where is
+        nobody's to know)."""
+        copies: dict[tuple, list[Card]] = {}
+        for card in sorted(self.hidden, key=lambda c: c.index, reverse=True):
+            copies.setdefault(card.face, []).append(card)
+        return [copies[c.face].pop() for c in _hidden(self.last, self.history.player)]
+
+    def _swap(self, dealt: Wishes) -> Wishes | None:
+        """`dealt` with the faces at two places of one shuffle swapped, at random; mostly two
+        places bound for different zones."""
+        rng = self.rng
+        by_shuffle: dict[int, list[tuple[int, int]]] = {}
+        for place in dealt:
+            by_shuffle.setdefault(place[0], []).append(place)
+        shuffles = [k for k, places in by_shuffle.items() if len({dealt[p] for p in places}) > 1]
+        if not shuffles:
+            return None
+        places = by_shuffle[rng.choice(shuffles)]
+        a = rng.choice(places)
+        others = [b for b in places if dealt[b] != dealt[a]]
+        apart = [b for b in others if self.ends.get(b) is not self.ends.get(a)]
+        b = rng.choice(apart if apart and rng.random() < 0.75 else others)
+        wishes = dict(dealt)
+        wishes[a], wishes[b] = dealt[b], dealt[a]
+        return wishes
+
+    def _solve(self, deal: Deal) -> bool:
+        """Whether a deal that agrees with everything observed is found, and kept: from `deal`,
+        swaps that do not take it further from agreeing (min-conflicts), until one agrees or
+        the budget is spent."""
+        best, dealt = self._progress(deal), self.dealt
+        while best != self.full and self.budget > 0:
+            wishes = self._swap(dealt)
+            if wishes is None:
+                return False
+            now = self._progress((wishes, None))
+            if now >= best:
+                best, dealt = now, self.dealt
+        if best == self.full:
+            self._keep()
+        return best == self.full
+
+    def _sample(self, worlds: int) -> None:
+        """More deals that agree, by swaps that keep agreeing (a Markov chain from the last deal
+        kept), the budget left shared out between them."""
+        dealt, placed = self.kept[-1], self.deals[-1]
+        thin = min(_THIN, max(1, self.budget // max(1, worlds - len(self.deals))))
+        while len(self.deals) < worlds and self.budget > 0:
+            for _ in range(thin):
+                wishes = self._swap(dealt)
+                if wishes is None:
+                    break
+                if self._progress((wishes, None)) == self.full:
+                    dealt, placed = self.dealt, self._placed()
+            self.deals.append(placed)
+            self.kept.append(dealt)
+
+
+class _Replay:
+    """A game's history played again, as one player observed it. The first `play` records what
+    they observed, every choice made (asked, or forced: a choice of one option asks nothing),
+    how each shuffle fell and which of its cards the player saw before it was shuffled again;
+    later ones deal each shuffle anew and compare with the record as they go, stopping at the
+    first item that differs.
+
+    Another player's choice is replayed as the same option (a card: the one at the same place),
+    not by its index: which index it was, or whether they were asked at all, is not this
+    player's to know (another hand offers other cards). This player's own choices keep their
+    index: they made them, as they were shown."""
+
+    def __init__(self, game: Game, player: int, observe: Observe):
+        self.game, self.player, self.observe = game, player, observe
+        self.record: list = []
+        self.choices: list[tuple[int, Any, int | None, dict[Card, tuple[int, int]]]] = []
+        self.shuffled: list[list[Card]] = []  # each shuffle's cards, as it left them
+        self.seen: list[set[Card]] = []  # ...and those the player saw before they were shuffled again
+        self._since: dict[Card, set[Card]] = {}  # each card's set in `seen`: of its last shuffle
+        self.dealt: Wishes = {}  # the face the last candidate's shuffles dealt to each place they chose
+
+    def play(self, deal: Deal | None) -> Any:
+        """Without `deal`, the history: the game replayed (None if it cannot be). With it, a
+        candidate: how far it agrees (items agreeing, minus the distance of the first that does
+        not), and the candidate game."""
+        game, player, observe, record, choices = self.game, self.player, self.observe, self.record, self.choices
+        first = deal is None
+        done = made = 0  # items compared (or recorded), choices made
+        self.dealt = {}
+        g = None
+        try:
+            chance = _Chance(game.seed, self._record if first else self._dealer(deal))
+            g = Game(game.rules, len(game.players), game.options, game.seed, keep_log=True, rewind=False,
+                     start=game.start, chance=chance)
+            lines = forced = 0
+            decisions = iter(game.decisions)
+            before = g.table.contents  # where the cards were when the rules last went on
+            while True:
+                for f in g.forced[forced:]:  # choices of one option the rules made since `before`
+                    if first:
+                        choices.append((f.player, f.value, None, _spots(f.value, before)))
+                    elif made >= len(choices) or _same(choices[made], f.player, [f.value], before, g) is None:
+                        return (done, -_FAR), g
+                    made += 1
+                index = next(decisions, None) if first else None
+                final = index is None if first else made == len(choices)
+                if first:
+                    self._saw(g, lines)
+                items = observe(g, player, lines, forced, final)
+                lines, forced = len(g.log), len(g.forced)
+                for item in items:
+                    if first:
+                        record.append(item)
+                    elif done >= len(record) or item != record[done]:
+                        return (done, -_distance(record[done] if done < len(record) else "", item)), g
+                    done += 1
+                if final:
+                    break
+                pending, contents = g.pending, g.table.contents
+                if pending is None:
+                    return None if first else ((done, -_FAR), g)
+                if first:
+                    chosen = pending.options[index]
+                    choices.append((pending.player, chosen, index, _spots(chosen, contents)))
+                else:
+                    index = _same(choices[made], pending.player, pending.options, contents, g, player)
+                    if index is None:
+                        return (done, -_FAR), g
+                made += 1
+                before = [list(cards) for cards in contents]
+                g.apply(index)
+        except EngineError:
+            return None if first else ((done, -_FAR), g)
+        return g if first else ((done, 0) if done == len(record) else (done, -_FAR), g)
+
+    def _record(self, cards: list[Card]) -> None:
+        self.shuffled.append(list(cards))
+        self.seen.append(set())
+        self._since.update((c, self.seen[-1]) for c in cards)
+
+    def _saw(self, g: Game, lines: int) -> None:
+        """Note the shuffled cards the player sees now, or that a log line since `lines` named
+        to them."""
+        player, can_see, since = self.player, g.table.can_see, self._since
+        shown = [c for c in since if can_see(c, player)]
+        for entry in g.log[lines:]:
+            for value, seen_by in entry.parts:
+                if seen_by is None or player in seen_by:
+                    shown += value.cards() if type(value) is Text else [value] if type(value) is Card else []
+        for c in shown:
+            if c in since:
+                since[c].add(c)
+
+    def _dealer(self, deal: Deal) -> Callable[[list[Card]], None]:
+        """How a candidate deals its shuffles: the k-th puts each card the player saw after the
+        history's k-th (or a copy of it) where that one was, a card of the face wished at
+        another place if one is left, and the cards left over in an order of the deal's seed
+        (or by number)."""
+        wishes, seed = deal
+        events = iter(range(len(self.shuffled)))
+
+        def arrange(cards: list[Card]) -> None:
+            k = next(events, None)
+            slots: list[Card | None] = [None] * len(cards)
+            left: dict[tuple, list[Card]] = {}
+            for c in sorted(cards, key=lambda c: c.index, reverse=True):
+                left.setdefault(c.face, []).append(c)
+            free: list[int] = []  # the places this deal chooses for
+            if k is not None and len(self.shuffled[k]) == len(cards):
+                seen = self.seen[k]
+                for j, c in enumerate(self.shuffled[k]):
+                    same = left.get(c.face) if c in seen else None
+                    if same:
+                        slots[j] = c if c in same else same[-1]
+                        same.remove(slots[j])
+                free = [j for j, c in enumerate(slots) if c is None]
+                for j in free:
+                    face = wishes.get((k, j))
+                    if face is not None and left.get(face):
+                        slots[j] = left[face].pop()
+            rest = sorted((c for same in left.values() for c in same), key=lambda c: c.index)
+            if seed is not None:
+                random.Random(seed * 1000 + (k or 0)).shuffle(rest)
+            dealt = iter(rest)
+            cards[:] = [c if c is not None else next(dealt) for c in slots]
+            self.dealt.update(((k, j), cards[j].face) for j in free)
+        return arrange
+
+
+class _Chance(random.Random):
+    """The real game's generator, from its seed, but each shuffle goes through `arrange` once it
+    has drawn what the real one drew, so that the rest of the game's chance stays in step."""
+
+    def __init__(self, seed: int, arrange: Callable[[list[Card]], None]):
+        super().__init__(seed)
+        self.arrange = arrange
+
+    def shuffle(self, x: list) -> None:
+        super().shuffle(x)
+        self.arrange(x)
+
+
+def _spots(value: Any, contents: list[list[Card]]) -> dict[Card, tuple[int, int]]:
+    """Where each card of a chosen value is in `contents`: its zone's number, its place there."""
+    return {c: next((z, held.index(c)) for z, held in enumerate(contents) if c in held) for c in _cards_of(value)}
+
+
+def _cards_of(value: Any) -> list[Card]:
+    t = type(value)
+    if t is Card:
+        return [value]
+    if t is list or t is tuple:
+        return [c for v in value for c in _cards_of(v)]
+    if t is Text:
+        return list(value.cards())
+    if t is Zone and value.holder is not None:
+        return [value.holder]
+    return []
+
+
+def _same(choice: tuple, player: int, options: list[Any], contents: list[list[Card]], g: Game,
+          me: int | None = None) -> int | None:
+    """The option that makes the history's `choice` again (by the same player): for `me`, the
+    one at the same index, if they were asked then too; for another player, the same option,
+    each card of it the one at the same place of `contents` (preferably at the same index).
+    None if there is none."""
+    who, chosen, index, spots = choice
+    if who != player:
+        return None
+    if player == me:
+        return index if index is not None and index < len(options) else None
+    there = {c: contents[z][i] for c, (z, i) in spots.items() if i < len(contents[z])}
+    if len(there) < len(spots):
+        return None
+    want = frozen(_relabelled(chosen, there, g))
+    if index is not None and index < len(options) and frozen(options[index]) == want:
+        return index
+    return next((i for i, o in enumerate(options) if frozen(o) == want), None)
+
+
+def _relabelled(value: Any, relabel: dict[Card, Card], g: Game) -> Any:
+    t = type(value)
+    if t is Card:
+        return relabel.get(value, value)
+    if t is list or t is tuple:
+        return t(_relabelled(v, relabel, g) for v in value)
+    if t is Text:
+        return value.relabelled({c: relabel[c] for c in value.cards() if c in relabel})
+    if t is Zone and value.holder in relabel:
+        return g.table.zones[value.name][relabel[value.holder]]
+    return value
+
+
+def _distance(want: Any, got: Any) -> int:
+    """How far an observed item is from the one recorded: the words one has and the other has
+    not ("amber at 1, 3" is 1 from "amber at 1" and 2 from "amber at 1, 4"), so that a search
+    can tell which of two wrong deals is nearer."""
+    a = Counter(_WORD.findall(want if type(want) is str else repr(want)))
+    b = Counter(_WORD.findall(got if type(got) is str else repr(got)))
+    return sum(((a - b) + (b - a)).values())
