@@ -263,13 +263,13 @@ class Table:
             return False
         zone = self.where[card.index]
         visibility = zone.spec.visibility
+        if visibility == PUBLIC:
+            return True
         if visibility == HIDDEN:
             return False
         if visibility == OWNER:
             return self.owner(zone) == viewer
-        if visibility == OTHERS:
-            return viewer != 0 and self.owner(zone) != viewer
-        return True
+        return viewer != 0 and self.owner(zone) != viewer  # OTHERS
 
     def unshown(self, card: Card, viewer: int | None) -> bool:
         """Must a person's screen not show `viewer` this card's face? So it is when the card is
