@@ -183,10 +183,12 @@ class PlayerView:
 
     def world(self, seed: int, log: bool = True) -> Game:
         """A game this player cannot tell from the real one, to think ahead in: the cards they
-        have not seen dealt again from `seed` (`Game.determinize`), with chance of its own. The
-        way search bots look ahead without reading what they may not know. It shares nothing
-        that changes with the real game, and has no arrange hook (which could hold the game).
-        Without `log` it has no past log (a search reads none, and it is faster to make)."""
+        have not seen dealt so as to agree with everything they observed (game/belief.py; else
+        at random, `Game.determinize`), one of the deals found picked by `seed`, with chance of
+        its own. The way search bots look ahead without reading what they may not know. It
+        shares nothing that changes with the real game, and has no arrange hook (which could
+        hold the game). Without `log` it has no past log (a search reads none, and it is faster
+        to make)."""
         if self.player is None:
             raise IllegalMove("world() is for a player's view; the referee has the game itself")
         world = belief.world(_game_of(self), self.player, seed, log, observed)
@@ -354,13 +356,13 @@ def _table_seen(table: Table, player: int) -> tuple:
     """The cards of every zone as `player` sees them, as `PlayerView.zones` shows them (an
     unordered zone sorted, the zones of cards they do not see by what they hold), in short:
     a card they see by its face (not its number: which of identical copies is where is no
-    observation), another by its look."""
+    observation), another by its back (`look[1]`: not its kind, which `card_view` does not show)."""
     can_see, shown, unseen = table.can_see, [], {}
     for zone in table.all_zones():
         held = table.contents[zone.index]
         if not held:
             continue
-        cards = tuple([(0, c.face) if can_see(c, player) else (1, c.look) for c in held])
+        cards = tuple([(0, c.face) if can_see(c, player) else (1, c.look[1]) for c in held])
         if not zone.spec.ordered:
             cards = tuple(sorted(cards))
         if zone.holder is not None and not can_see(zone.holder, player):
