@@ -11,11 +11,13 @@ what the real game told them: every log line as they read it, what they were sho
 their decisions, their view now. The world is the real game with its hidden places holding
 what the candidate ends with there (`Game.dealt`), and chance of its own.
 
-A world depends on the player's observations, the public course of the game, the places of the
-hidden cards and this module's own generator: never on which hidden card is where, nor on how
-a real shuffle fell. Deals are searched once a position (a few: `worlds`), and `world(seed)`
-takes one by its seed. Where random deals already agree, past a budget of replays, or where
-the game cannot be replayed, worlds are `determinize`'s, and `counts` says how often.
+A world depends on the player's observations, the public course of the game (what each player
+chose, a card by its place), the places of the hidden cards, this module's own generator and
+the deals found at the positions searched before in the same game: never on which hidden card
+is where, nor on how a real shuffle fell. Deals are searched once a position (a few: `worlds`),
+and `world(seed)` takes one by its seed. Where random deals already agree, past a budget of
+replays, or where the game cannot be replayed, worlds are `determinize`'s, and `counts` says
+how often.
 """
 from __future__ import annotations
 
@@ -115,9 +117,15 @@ def _find(game: Game, player: int, observe: Observe) -> _Position | str:
         return "free"
     key = history + (tuple(game.decisions), game.state_key())
     if key not in _SEARCHED:
-        earlier = next((p.kept for k, p in reversed(_SEARCHED.items()) if k[:len(history)] == history
-                        and len(k[-2]) < n and k[-2] == tuple(game.decisions[:len(k[-2])])), [])
-        _keep(_SEARCHED, key, _Position(game, player, settings, observe, free=verdict is None, earlier=earlier))
+        # The search starts from the deals found at the last position searched; where it found
+        # none, it is tried again only at the next of decisions 1, 2, 4, 8...: a search that
+        # failed costs its whole budget, and what was observed stays observed.
+        last = next((p for k, p in reversed(_SEARCHED.items()) if k[:len(history)] == history
+                     and len(k[-2]) < n and k[-2] == tuple(game.decisions[:len(k[-2])])), None)
+        if last is not None and not last.deals and last.verdict == "fallback" and at < n:
+            return "fallback"
+        _keep(_SEARCHED, key, _Position(game, player, settings, observe, free=verdict is None,
+                                        earlier=last.kept if last is not None else []))
         if at == n:
             _keep(_VERDICTS, asked, _SEARCHED[key].verdict)
     position = _SEARCHED[key]
