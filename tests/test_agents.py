@@ -162,6 +162,47 @@ def test_greedy_and_mcts_play_a_game(path, players):
         game.apply(choice if rng.random() < 0.9 else game.legal_actions()[-1])
 
 
+def test_mcts_stops_once_its_choice_is_settled_and_chooses_as_if_it_had_not(monkeypatch):
+    """The search stops when the most visited move leads the next by more than the iterations
+    left: the choice is the one the whole budget would have made, with fewer iterations."""
+    counted = []
+    original = MctsAgent._iterate
+
+    def counting(self, root, world):
+        counted.append(self)
+        return original(self, root, world)
+    monkeypatch.setattr(MctsAgent, "_iterate", counting)
+    settled = MctsAgent.__dict__["_settled"]  # the staticmethod itself
+    stopped = 0
+    for path, players in GAMES:
+        for seed in (11, 12):
+            game = _first_real_decision(RULES[path], players, seed)
+            me = game.current_player
+            monkeypatch.setattr(MctsAgent, "_settled", settled)
+            early = MctsAgent(5, iterations=120, depth=4)
+            pick = early.choose(view(game, me))
+            monkeypatch.setattr(MctsAgent, "_settled", staticmethod(lambda root, n, left: False))
+            whole = MctsAgent(5, iterations=120, depth=4)
+            assert whole.choose(view(game, me)) == pick, (path, seed)
+            assert counted.count(whole) == 120
+            stopped += counted.count(early) < 120
+    assert stopped, "no search stopped early: the test could not fail"
+
+
+def test_mcts_stops_early_where_one_move_is_plainly_best():
+    """Trick of the Rails' first decisions of a game: most often settled well before the budget."""
+    rules = RULES["rulesets/trick_of_the_rails.yaml"]
+    game = Game(rules, 4, seed=3, keep_log=False)
+    agent, used = MctsAgent(2, iterations=200, depth=0), []
+    original = MctsAgent._iterate
+    for _ in range(6):
+        calls = []
+        agent._iterate = lambda root, world, calls=calls: calls.append(1) or original(agent, root, world)
+        game.apply(agent.choose(view(game, game.current_player)))
+        used.append(len(calls))
+    assert min(used) < 200, used
+
+
 def test_mcts_finds_a_won_trick_of_the_rails_more_often_than_chance():
     """Small budget, few games: a sign of purpose, not a measure of strength (that is
     benchmarks/bots.py)."""

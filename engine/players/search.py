@@ -119,7 +119,9 @@ class MctsAgent:
     that world), adds one node, plays random moves for at most `depth` decisions (0: to the
     end) and scores the result: by the final ranking if the game is over, else by the
     ruleset's heuristic. `iterations` bounds the work (reproducible); `ms`, if given, also
-    bounds the time per decision (then results depend on the machine's speed).
+    bounds the time per decision (then results depend on the machine's speed). The search
+    stops early once the most visited move leads the next by more than the iterations left:
+    the choice (the most visited move) can no longer change.
 
     The reward of a move is its mover's rank among the players (0 last, 1 first), so the scale
     of a game's scores does not matter. But a player whose rank cannot change is then
@@ -144,14 +146,25 @@ class MctsAgent:
         root = _Node()
         self._low, self._high = math.inf, -math.inf
         deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else None
-        for _ in range(self.iterations):
+        for done in range(1, self.iterations + 1):
             self._iterate(root, view.world(self.rng.getrandbits(63), log=False))
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if self._settled(root, n, self.iterations - done):
                 break
         # The root's moves are the options of the view, the same in every world: keyed by index.
         visits = [root.children[i].visits if i in root.children else 0 for i in range(n)]
         best = max(visits)
         return self.rng.choice([i for i, v in enumerate(visits) if v == best])
+
+    @staticmethod
+    def _settled(root: _Node, n: int, left: int) -> bool:
+        """Whether the most visited of the root's `n` moves leads every other by more than the
+        `left` iterations: then no other can catch it up, and the choice is made."""
+        if len(root.children) < n:
+            return False
+        first, second = sorted((child.visits for child in root.children.values()), reverse=True)[:2]
+        return first - second > left
 
     def _iterate(self, root: _Node, world: Game) -> None:
         rng, node, path = self.rng, root, []
