@@ -185,11 +185,20 @@ def test_the_night_ends_when_every_lamp_is_lit_and_everyone_scores_them():
 
 def test_the_bots_count_a_lamp_its_holder_knows_to_fit_as_half_lit():
     game = Game(RULES, 2, seed=1, arrange=hands(["jade 3"], ["amber 1", "jade 2"], mistakes=1))
-    assert game.estimates() == {P1: -2, P2: -2}
+    assert game.estimates() == {P1: 10.5, P2: 10.5}  # 2 mistakes left, 21 cards to draw: 2 * 21 / 4
     play(game, "tell P2: amber")
     game.apply(options(game).index("tell P1: jade"))
     play(game, "tell P2: 1")
-    assert game.estimates() == {P1: -1.5, P2: -1.5}  # amber 1: told amber, told 1, and it fits
+    assert game.estimates() == {P1: 11, P2: 11}  # amber 1: told amber, told 1, and it fits
+
+
+def test_the_bots_value_going_on_above_ending_the_night_by_a_third_mistake():
+    """A heuristic of lamps lit less a penalty per mistake rated a third mistake, which ends the
+    night with the lamps lit as its score, above going on with two: bots threw games away."""
+    game = Game(RULES, 2, seed=1, arrange=hands(["jade 3", "amber 1"], ["jade 1"], mistakes=2, streets={"violet": 1}))
+    going_on = game.estimates()[P1]
+    play(game, "light card 1")
+    assert game.over and game.scores()[P1] == 1 < going_on
 
 
 @pytest.mark.parametrize("players", [2, 3])
