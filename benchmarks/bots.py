@@ -164,13 +164,13 @@ def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int, dic
 
 
 def dealt(counts: list[dict[str, int]]) -> str:
-    """How the worlds were dealt, summed: "worlds: belief 90%, fallback 10%" (or nothing)."""
+    """How the worlds were dealt, summed: "worlds: belief 90% (900), fallback 10% (100)" (or nothing)."""
     total: dict[str, int] = {}
     for c in counts:
         for k, n in c.items():
             total[k] = total.get(k, 0) + n
     whole = sum(total.values())
-    return ("; worlds: " + ", ".join(f"{k} {n / whole:.0%}" for k, n in sorted(total.items()))) if whole else ""
+    return ("; worlds: " + ", ".join(f"{k} {n / whole:.0%} ({n})" for k, n in sorted(total.items()))) if whole else ""
 
 
 def summary(case: Case, results: list[dict[str, Any]]) -> str:
