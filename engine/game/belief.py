@@ -109,9 +109,7 @@ def _find(game: Game, player: int, observe: Observe) -> _Position | str:
     if _VERDICTS.get(history + (tuple(game.decisions[:at // 2]),), "free") != "free":
         _keep(_VERDICTS, asked, "facts")
     if at < n and asked not in _VERDICTS:
-        earlier = Game(game.rules, len(game.players), game.options, game.seed, decisions=game.decisions[:at],
-                       start=game.start, keep_log=False, rewind=False)
-        _keep(_VERDICTS, asked, _Position(earlier, player, settings, observe, probe=True).verdict)
+        _keep(_VERDICTS, asked, _Position(game, player, settings, observe, probe=at).verdict)
     verdict = _VERDICTS.get(asked)
     if verdict == "free":
         return "free"
@@ -163,24 +161,28 @@ class _Position:
     """The deals found for one player at one position of a game, or why there are none."""
 
     def __init__(self, game: Game, player: int, settings: Settings, observe: Observe, free: bool = True,
-                 probe: bool = False, earlier: list[Wishes] = ()):
+                 probe: int | None = None, earlier: list[Wishes] = ()):
         """Search deals, unless a few random deals agree and the position may be `free` (the
-        verdict then); with `probe`, only try those (verdict "free" or "facts"). The deals found
+        verdict then); with `probe`, only try those, at the position after the game's first
+        `probe` decisions (verdict "free" or "facts"). The deals found
         at an `earlier` position of the game are tried first: they agree with all but what was
         observed since. The same deals are found whatever the verdict was known to be."""
         self.deals: list[list[Card]] = []  # for each deal, the real hidden card for each hidden place
         self.kept: list[Wishes] = []  # ...and the deal itself, for the positions that follow
         self.verdict = "fallback"
         self.hidden = _hidden(game, player)  # the real game's, by place
-        self.history = _Replay(game, player, observe)
+        self.history = _Replay(game, player, observe, probe)
         base = self.history.play(None)
-        if base is None or observe(game, player, len(game.log), len(game.forced), True)[-1] != self.history.record[-1]:
-            return  # not the game its seed and choices give (arranged by a test, a world)
-        # Where the card a shuffle deals anew to each place goes: a swap of two cards bound for
-        # different zones (the deck and a hand, say) changes more than an order.
-        ends = {c: base.table.zone_of(c) for c in self.hidden}
-        self.ends = {(k, j): ends.get(c) for k, (cards, seen) in enumerate(zip(self.history.shuffled, self.history.seen))
-                     for j, c in enumerate(cards) if c not in seen}
+        if base is None:
+            return
+        if probe is None:
+            if observe(game, player, len(game.log), len(game.forced), True)[-1] != self.history.record[-1]:
+                return  # not the game its seed and choices give (arranged by a test, a world)
+            # Where the card a shuffle deals anew to each place goes: a swap of two cards bound
+            # for different zones (the deck and a hand, say) changes more than an order.
+            ends = {c: base.table.zone_of(c) for c in self.hidden}
+            self.ends = {(k, j): ends.get(c) for k, (cards, seen) in enumerate(zip(self.history.shuffled, self.history.seen))
+                         for j, c in enumerate(cards) if c not in seen}
         self.rng = random.Random(0)  # this module's own: nothing of the game's chance
         self.budget = settings.replays
         self.full = (len(self.history.record), 0)
@@ -194,7 +196,7 @@ class _Position:
                 self._sample(settings.worlds)
         elif all(self._progress(self._random_deal()) == self.full for _ in range(_PROBES)) and free:
             self.verdict = "free"
-        elif probe:
+        elif probe is not None:
             self.verdict = "facts"
         elif self._solve(self._random_deal()):
             self._sample(settings.worlds)
@@ -290,8 +292,10 @@ class _Replay:
     player's to know (another hand offers other cards). This player's own choices keep their
     index: they made them, as they were shown."""
 
-    def __init__(self, game: Game, player: int, observe: Observe):
+    def __init__(self, game: Game, player: int, observe: Observe, upto: int | None = None):
+        """The history of `game` as `player` observed it: its first `upto` decisions (all)."""
         self.game, self.player, self.observe = game, player, observe
+        self.decisions = game.decisions if upto is None else game.decisions[:upto]
         self.record: list = []
         self.choices: list[tuple[int, Any, int | None, dict[Card, tuple[int, int]]]] = []
         self.shuffled: list[list[Card]] = []  # each shuffle's cards, as it left them
@@ -313,7 +317,7 @@ class _Replay:
             g = Game(game.rules, len(game.players), game.options, game.seed, keep_log=True, rewind=False,
                      start=game.start, chance=chance)
             lines = forced = 0
-            decisions = iter(game.decisions)
+            decisions = iter(self.decisions)
             before = g.table.contents  # where the cards were when the rules last went on
             while True:
                 for f in g.forced[forced:]:  # choices of one option the rules made since `before`
