@@ -223,7 +223,7 @@ def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float
         if p == 1 and v.option_count > 1:
             times.append(time.process_time() - started)
         game.apply(choice)
-    return len(times), statistics.median(times), max(times), dealt([{k: n - before.get(k, 0) for k, n in worlds().items()}])
+    return len(times), statistics.median(times), max(times), dealt([{k: n - before.get(k, 0) for k, n in worlds().items() if n > before.get(k, 0)}])
 
 
 def main() -> int:
