@@ -65,6 +65,54 @@ PEEK = textwrap.dedent("""\
     """)
 
 
+# PEEK's tiles, and four gems in a pile never shuffled: one is drawn with random_choice into P2's
+# secret, which P1 never sees; a player drawn with it starts, in public. P1 is told in public
+# what P2's tiles add up to (so that worlds are searched, not dealt at random) and decides.
+GEMS = textwrap.dedent("""\
+    game: {name: Gems, players: [2]}
+    card_kinds:
+      tile:
+        zone: deck
+        label: "{colour} {rank}"
+        properties: {colour: string, rank: integer}
+      gem:
+        zone: pile
+        label: "{name} gem"
+        properties: {name: string}
+    zones:
+      deck: {visibility: hidden}
+      pile: {visibility: hidden}
+      hand: {per: player, visibility: owner}
+      secret: {per: player, visibility: owner}
+    cards:
+      - {kind: tile, colour: red, rank: 1}
+      - {kind: tile, colour: red, rank: 2}
+      - {kind: tile, colour: red, rank: 3}
+      - {kind: tile, colour: red, rank: 4}
+      - {kind: tile, colour: blue, rank: 1}
+      - {kind: tile, colour: blue, rank: 2}
+      - {kind: tile, colour: blue, rank: 3}
+      - {kind: tile, colour: blue, rank: 4}
+      - {kind: gem, name: ruby}
+      - {kind: gem, name: opal}
+      - {kind: gem, name: jade}
+      - {kind: gem, name: onyx}
+    setup: |
+      shuffle(deck)
+      for p in players:
+          deal(deck, hand[p], 2)
+      let gem = random_choice(pile)
+      move(gem, secret[2])
+      let starter = random_choice(players)
+      log(starter, " starts")
+    flow: |
+      log("P2's tiles add up to ", sum(t.rank for t in hand[2]))
+      let pick = choose(1, ["high", "low"], "Which?")
+      move(first(hand[1]), secret[1])
+    scoring:
+      score: count(secret[1])
+    """)
+
 def told_position(seed=3):
     """A Lamplighters game in which P2 told P1 about a colour, P1 to move: (game, colour, places)."""
     rng = random.Random(seed)
@@ -164,6 +212,23 @@ def test_a_shuffle_of_cards_the_player_saw_leaks_nothing_of_how_it_fell(tmp_path
     decks = {tuple(c.label for c in view(g, 1).world(5).table.cards_in(g.table.zones["deck"])) for g in (game, other)}
     assert len(decks) == 2, "a world that follows the real shuffle should have told the games apart"
 
+
+def test_a_card_random_choice_draws_from_a_pile_never_shuffled_leaks_nothing(tmp_path):
+    """The replay deals every shuffle anew; random_choice is chance too. P2's secret gem is
+    drawn with it from a pile left in the order of the rules. Two games of other seeds that P1
+    cannot tell apart but for which gem P2 drew give the same worlds, and these hold other gems
+    than the real one: a replay that draws what the real seed drew puts it in every world."""
+    path = tmp_path / "gems.yaml"
+    path.write_text(GEMS, encoding="utf-8")
+    rules = load_ruleset(path)
+    game, other = Game(rules, 2, seed=18), Game(rules, 2, seed=20)
+    assert secret(game).label != secret(other).label
+    assert view(other, 1).as_dict() == view(game, 1).as_dict()
+    _same_worlds_and_decisions(game, other, 1)
+    assert {secret(view(game, 1).world(seed)).label for seed in range(20)} != {secret(game).label}
+
+def secret(game, player=2):
+    return game.table.cards_in(game.table.zones["secret"][Player(player)])[0]
 
 def _peeks(rules):
     """Two games of PEEK that P1 cannot tell apart at their last decision, but for how the

@@ -4,17 +4,20 @@ player cannot tell apart", says what bots believe and why that keeps every secre
 `Game.determinize` deals the cards a player can neither see nor remember at random among the
 places of cards of the same look. That forgets what the player was told: a hint "your cards 1
 and 3 are amber", a card a failed move named, a colour a player could not follow. Here the
-game's history is played again from its start, with the same seed and choices, but with every
-shuffle dealt anew (a candidate): the cards the player saw after it where it put them, the
-others in an order of this module's own. A candidate is kept if the player is told exactly
-what the real game told them: every log line as they read it, what they were shown at each of
-their decisions, their view now. The world is the real game with its hidden places holding
-what the candidate ends with there (`Game.dealt`), and chance of its own.
+game's history is played again from its start, with the same choices, but with all its chance
+dealt anew (a candidate): every shuffle (the cards the player saw after it where it put them,
+the others in an order of this module's own) and every draw of random_choice (the card the
+player saw drawn, else a value of this module's choosing: who starts, a card drawn from a pile
+never shuffled into a hidden hand). The real seed only keeps the replay's generator in step;
+what it drew is not read. A candidate is kept if the player is told exactly what the real game
+told them: every log line as they read it, what they were shown at each of their decisions,
+their view now. The world is the real game with its hidden places holding what the candidate
+ends with there (`Game.dealt`), and chance of its own.
 
 A world depends on the player's observations, the public course of the game (what each player
 chose, a card by its place), the places of the hidden cards, this module's own generator and
 the deals found at the positions searched before in the same game: never on which hidden card
-is where, nor on how a real shuffle fell. Deals are searched once a position (a few: `worlds`),
+is where, nor on how a real shuffle or draw fell. Deals are searched once a position (a few: `worlds`),
 and `world(seed)` takes one by its seed. Where random deals already agree, past a budget of
 replays, or where the game cannot be replayed, worlds are `determinize`'s, and `counts` says
 how often.
@@ -50,6 +53,7 @@ _VERDICTS: OrderedDict[tuple, str] = OrderedDict()  # "free" or not, at decision
 _LAST: dict[tuple[int, int], tuple[weakref.ref, int, Any]] = {}  # by game object and player
 _PROBES = 2  # random deals that must agree before a position counts as free
 _THIN = 8  # swaps tried between two deals kept, at most
+_DRAWS = 6  # changes to what the draws of a random deal drew, at most, before its shuffles are searched
 _WORD = re.compile(r"\w+")
 _FAR = 1 << 30  # the distance of a history that could not go on (a choice it did not offer)
 
@@ -152,7 +156,9 @@ def _hidden(game: Game, player: int) -> list[Card]:
 
 
 # A deal: for places a shuffle of the history deals anew, (shuffle number, place) -> the face of
-# the card wished there; and a seed that orders the cards no wish places (None: by number).
+# the card wished there; for a draw the player did not see, (its number, 0) -> the face of the
+# value wished drawn (and (its number, -1) -> the faces it could draw, as the candidate that
+# made the deal could); and a seed that orders the cards no wish places (None: by number).
 Wishes = dict[tuple[int, int], tuple]
 Deal = tuple[Wishes, int | None]
 
@@ -170,6 +176,9 @@ class _Position:
         self.deals: list[list[Card]] = []  # for each deal, the real hidden card for each hidden place
         self.kept: list[Wishes] = []  # ...and the deal itself, for the positions that follow
         self.verdict = "fallback"
+        self.ends: dict[tuple[int, int], Zone | None] = {}  # where the cards a deal places end (not for a probe)
+        self.tried: dict[int, set] = {}  # by draw, the faces it was dealt in the search under way
+        self.drew: Wishes = {}  # what the draws of the last probe that agreed drew
         self.hidden = _hidden(game, player)  # the real game's, by place
         self.history = _Replay(game, player, observe, probe)
         base = self.history.play(None)
@@ -182,7 +191,7 @@ class _Position:
             # for different zones (the deck and a hand, say) changes more than an order.
             ends = {c: base.table.zone_of(c) for c in self.hidden}
             self.ends = {(k, j): ends.get(c) for k, (cards, seen) in enumerate(zip(self.history.shuffled, self.history.seen))
-                         for j, c in enumerate(cards) if c not in seen}
+                         if k not in self.history.draws for j, c in enumerate(cards) if c not in seen}
         self.rng = random.Random(0)  # this module's own: nothing of the game's chance
         self.budget = settings.replays
         self.full = (len(self.history.record), 0)
@@ -194,7 +203,7 @@ class _Position:
         elif earlier:
             if self._solve((earlier[0], None)):
                 self._sample(settings.worlds)
-        elif all(self._progress(self._random_deal()) == self.full for _ in range(_PROBES)) and free:
+        elif all(self._agrees(self._random_deal()) for _ in range(_PROBES)) and free:
             self.verdict = "free"
         elif probe is not None:
             self.verdict = "facts"
@@ -229,40 +238,73 @@ class _Position:
             copies.setdefault(card.face, []).append(card)
         return [copies[c.face].pop() for c in _hidden(self.last, self.history.player)]
 
-    def _swap(self, dealt: Wishes) -> Wishes | None:
+    def _swap(self, dealt: Wishes, draws: bool = False) -> Wishes | None:
         """`dealt` with the faces at two places of one shuffle swapped, at random; mostly two
-        places bound for different zones."""
-        rng = self.rng
+        places bound for different zones. Or (only, with `draws`) a draw's outcome changed to
+        another value it could draw in the candidate that dealt `dealt` (at (k, -1)), one not
+        tried yet in this search if any is left."""
+        rng, drawn, tried = self.rng, self.history.draws, self.tried
         by_shuffle: dict[int, list[tuple[int, int]]] = {}
         for place in dealt:
             by_shuffle.setdefault(place[0], []).append(place)
-        shuffles = [k for k, places in by_shuffle.items() if len({dealt[p] for p in places}) > 1]
+        shuffles = [k for k, places in by_shuffle.items()
+                    if (len(dealt[(k, -1)]) > 1 if k in drawn else not draws and len({dealt[p] for p in places}) > 1)]
+        if draws:
+            shuffles = [k for k in shuffles if len(tried.get(k, ())) < len(dealt[(k, -1)])] or shuffles
         if not shuffles:
             return None
-        places = by_shuffle[rng.choice(shuffles)]
+        k = rng.choice(shuffles)
+        wishes = dict(dealt)
+        if k in drawn:
+            now = dealt[(k, 0)]
+            seen = tried.setdefault(k, {now})
+            others = [f for f in dealt[(k, -1)] if f not in seen] or [f for f in dealt[(k, -1)] if f != now]
+            wishes[(k, 0)] = rng.choice(others)
+            seen.add(wishes[(k, 0)])
+            return wishes
+        places = by_shuffle[k]
         a = rng.choice(places)
         others = [b for b in places if dealt[b] != dealt[a]]
         apart = [b for b in others if self.ends.get(b) is not self.ends.get(a)]
         b = rng.choice(apart if apart and rng.random() < 0.75 else others)
-        wishes = dict(dealt)
         wishes[a], wishes[b] = dealt[b], dealt[a]
         return wishes
 
     def _solve(self, deal: Deal) -> bool:
-        """Whether a deal that agrees with everything observed is found, and kept: from `deal`,
-        swaps that do not take it further from agreeing (min-conflicts), until one agrees or
-        the budget is spent."""
-        best, dealt = self._progress(deal), self.dealt
-        while best != self.full and self.budget > 0:
-            wishes = self._swap(dealt)
-            if wishes is None:
-                return False
-            now = self._progress((wishes, None))
-            if now >= best:
-                best, dealt = now, self.dealt
-        if best == self.full:
+        """Whether a deal that agrees with everything observed is found, and kept: from `deal`
+        (its draws first searched, as `_agrees` does), swaps that do not take it further from
+        agreeing (min-conflicts), until one agrees or the budget is spent."""
+        if self._search(*self._search(self._progress(deal), self.dealt, True, _DRAWS), False, self.budget)[0] == self.full:
             self._keep()
-        return best == self.full
+            return True
+        return False
+
+    def _agrees(self, deal: Deal) -> bool:
+        """Whether a random deal agrees with everything observed once what its draws drew is
+        searched (a few tries; what the last probe's drew first): a draw is dealt as the
+        player saw it drawn, but not as they were told of it otherwise (a first player, say)."""
+        draws = self.history.draws
+        best, dealt = self._search(self._progress(({**self.drew, **deal[0]}, deal[1])), self.dealt, True, _DRAWS)
+        if best != self.full:
+            return False
+        self.drew = {p: f for p, f in dealt.items() if p[0] in draws}
+        return True
+
+    def _search(self, best: tuple[int, int], dealt: Wishes, draws: bool, tries: int) -> tuple[tuple[int, int], Wishes]:
+        """From a deal that agrees as far as `best`, `tries` changes at most (with `draws`, of
+        its draws only) that do not take it further from agreeing: `best` and the deal found.
+        What a draw drew is kept if as many items agree, however far the next is: another value
+        (a first player) may change what is observed next the more, and yet be right."""
+        self.tried = {}
+        while best != self.full and self.budget > 0 and tries > 0:
+            tries -= 1
+            wishes = self._swap(dealt, draws)
+            if wishes is None:
+                break
+            now = self._progress((wishes, None))
+            if now >= best or draws and now[0] >= best[0]:
+                best, dealt = now, self.dealt
+        return best, dealt
 
     def _sample(self, worlds: int) -> None:
         """More deals that agree, by swaps that keep agreeing (a Markov chain from the last deal
@@ -298,7 +340,10 @@ class _Replay:
         self.decisions = game.decisions if upto is None else game.decisions[:upto]
         self.record: list = []
         self.choices: list[tuple[int, Any, int | None, dict[Card, tuple[int, int]]]] = []
-        self.shuffled: list[list[Card]] = []  # each shuffle's cards, as it left them
+        self.shuffled: list[list] = []  # each shuffle's cards, as it left them; each draw's values, the one drawn first
+        self.draws: set[int] = set()  # which of them are draws (of random_choice)
+        self._named: dict[tuple, str | None] = {}  # see _told
+        self.at: dict[int, int] = {}  # for each draw, the items observed before it
         self.seen: list[set[Card]] = []  # ...and those the player saw before they were shuffled again
         self._since: dict[Card, set[Card]] = {}  # each card's set in `seen`: of its last shuffle
         self.dealt: Wishes = {}  # the face the last candidate's shuffles dealt to each place they chose
@@ -357,10 +402,29 @@ class _Replay:
             return None if first else ((done, -_FAR), g)
         return g if first else ((done, 0) if done == len(record) else (done, -_FAR), g)
 
-    def _record(self, cards: list[Card]) -> None:
+    def _told(self, names: tuple, k: int) -> str | None:
+        """Which of `names` (words) the player's observations after the k-th event name first,
+        if any."""
+        key = (names, k)
+        if key not in self._named:
+            wanted, self._named[key] = set(names), None
+            for item in self.record[self.at[k]:]:
+                found = [w for w in _WORD.findall(item if type(item) is str else repr(item)) if w in wanted]
+                if found:
+                    self._named[key] = found[0]
+                    break
+        return self._named[key]
+
+    def _record(self, cards: list, drawn: int | None) -> None:
+        """Note how a shuffle fell, or what a draw drew (`drawn`: its place among `cards`):
+        that value, then all of them. Of a draw, only the card drawn counts as dealt by it."""
+        if drawn is not None:
+            self.draws.add(len(self.shuffled))
+            self.at[len(self.shuffled)] = len(self.record)
+            cards[0], cards[drawn] = cards[drawn], cards[0]
         self.shuffled.append(list(cards))
         self.seen.append(set())
-        self._since.update((c, self.seen[-1]) for c in cards)
+        self._since.update((c, self.seen[-1]) for c in (cards[:1] if drawn is not None else cards) if type(c) is Card)
 
     def _saw(self, g: Game, lines: int) -> None:
         """Note the shuffled cards the player sees now, or that a log line since `lines` named
@@ -375,22 +439,25 @@ class _Replay:
             if c in since:
                 since[c].add(c)
 
-    def _dealer(self, deal: Deal) -> Callable[[list[Card]], None]:
-        """How a candidate deals its shuffles: the k-th puts each card the player saw after the
-        history's k-th (or a copy of it) where that one was, a card of the face wished at
-        another place if one is left, and the cards left over in an order of the deal's seed
-        (or by number)."""
+    def _dealer(self, deal: Deal) -> Callable[[list, int | None], None]:
+        """How a candidate deals its shuffles and draws, the k-th as the history's k-th: a
+        shuffle puts each card the player saw after it (or a copy of it) where that one was, a
+        card of the face wished at another place if one is left, and the cards left over in an
+        order of the deal's seed (or by number); a draw, see `_draw`."""
         wishes, seed = deal
         events = iter(range(len(self.shuffled)))
 
-        def arrange(cards: list[Card]) -> None:
+        def arrange(cards: list, drawn: int | None) -> None:
             k = next(events, None)
+            if drawn is not None:  # what the real chance drew is not read
+                self._draw(cards, k, wishes, seed)
+                return
             slots: list[Card | None] = [None] * len(cards)
             left: dict[tuple, list[Card]] = {}
             for c in sorted(cards, key=lambda c: c.index, reverse=True):
                 left.setdefault(c.face, []).append(c)
             free: list[int] = []  # the places this deal chooses for
-            if k is not None and len(self.shuffled[k]) == len(cards):
+            if k is not None and k not in self.draws and len(self.shuffled[k]) == len(cards):
                 seen = self.seen[k]
                 for j, c in enumerate(self.shuffled[k]):
                     same = left.get(c.face) if c in seen else None
@@ -410,18 +477,77 @@ class _Replay:
             self.dealt.update(((k, j), cards[j].face) for j in free)
         return arrange
 
+    def _draw(self, values: list, k: int | None, wishes: Wishes, seed: int | None) -> None:
+        """A candidate's k-th event, a draw of one of `values` (put first): the card the player
+        saw drawn after the history's k-th (or a copy of it), else a value of the face the deal
+        wishes at (k, 0), else of values not cards (players, numbers) the one the player was
+        told of first after the draw (who starts is mostly the first player a log line names
+        then: a guess, from what the player observed only, that spares the search replays),
+        else one at random from the deal's seed (or the first by number)."""
+        pick = None
+        if k is not None and k in self.draws:
+            real = self.shuffled[k][0]
+            if type(real) is Card and real in self.seen[k]:
+                if real in values:
+                    pick = values.index(real)
+                else:
+                    pick = min((i for i, v in enumerate(values) if type(v) is Card and v.face == real.face),
+                               key=lambda i: values[i].index, default=None)
+                k = None  # the player saw it: not the deal's to choose
+            elif (k, 0) in wishes:
+                face = wishes[(k, 0)]
+                pick = next((i for i in sorted(range(len(values)), key=lambda i: _number(values[i], i))
+                             if _face(values[i]) == face), None)
+            elif values and all(type(v) is not Card for v in values):
+                names = [_name(v) for v in values]
+                told = self._told(tuple(names), k)
+                if told is not None:
+                    pick = names.index(told)
+        if pick is None:
+            order = sorted(range(len(values)), key=lambda i: _number(values[i], i))
+            pick = order[0 if seed is None else random.Random(seed * 1000 + (k or 0)).randrange(len(order))]
+        values[0], values[pick] = values[pick], values[0]
+        if k is not None and k in self.draws:
+            self.dealt[(k, 0)] = _face(values[0])
+            self.dealt[(k, -1)] = tuple(sorted({_face(v) for v in values}, key=repr))  # what it could draw
+
+
+def _face(value: Any) -> Any:
+    """What tells a card (or a value random_choice draws) from others: copies are alike."""
+    return value.face if type(value) is Card else ("value", frozen(value))
+
+
+def _name(value: Any) -> str | None:
+    """The first word of a value as a log line names it (a player: "P2")."""
+    word = _WORD.search(str(value))
+    return word.group() if word else None
+
+
+def _number(value: Any, place: int) -> int:
+    """The order of cards left over: by number; values by their place among those drawn from."""
+    return value.index if type(value) is Card else place
+
 
 class _Chance(random.Random):
-    """The real game's generator, from its seed, but each shuffle goes through `arrange` once it
-    has drawn what the real one drew, so that the rest of the game's chance stays in step."""
+    """The real game's generator, from its seed, but each shuffle and each draw of
+    random_choice goes through `arrange` once it has drawn what the real one drew, so that the
+    rest of the game's chance stays in step: a shuffle's cards as it left them, a draw's values
+    with what was drawn (its place among them: `drawn`). A candidate's `arrange` puts them in
+    an order of its own (a draw's outcome: the first), whatever the real chance drew."""
 
-    def __init__(self, seed: int, arrange: Callable[[list[Card]], None]):
+    def __init__(self, seed: int, arrange: Callable[[list, int | None], None]):
         super().__init__(seed)
         self.arrange = arrange
 
     def shuffle(self, x: list) -> None:
         super().shuffle(x)
-        self.arrange(x)
+        self.arrange(x, None)
+
+    def choice(self, seq: Any) -> Any:
+        values = list(seq)
+        drawn = self._randbelow(len(values))  # as random.Random.choice draws
+        self.arrange(values, drawn)
+        return values[0]
 
 
 def _spots(value: Any, contents: list[list[Card]]) -> dict[Card, tuple[int, int]]:
