@@ -1,11 +1,12 @@
 """Worlds that agree with everything a player has observed (engine/game/belief.py).
 
 A world a bot thinks in must agree with what its player was told (a hint about their own
-cards), and must tell nothing more: not which hidden card is where, not how a real shuffle
-fell. The attacks: two games a player cannot tell apart (a swap of two cards they never saw;
-another seed, dealt to look the same; a shuffle of cards they had seen that fell otherwise)
-give the same worlds and the same decisions, and a sampler that kept the real shuffle fails
-the last one. When no deal is found, or none is needed, worlds are determinize's, counted."""
+cards), and must tell nothing more: not which hidden card is where, not how a real shuffle or
+random_choice fell. The attacks: two games a player cannot tell apart (a swap of two cards they
+never saw; another seed, dealt to look the same; a shuffle of cards they had seen that fell
+otherwise; another seed whose random_choice drew another card from a pile never shuffled) give
+the same worlds and the same decisions, and a sampler that kept the real shuffle fails the
+third one. When no deal is found, or none is needed, worlds are determinize's, counted."""
 from __future__ import annotations
 
 import random
