@@ -26,10 +26,21 @@ Bot games with fixed seeds, measured against the goals of the bots:
   settings (Isle of Trains against random seats with round_limit=100, which random players need
   to end a game). Goal: its win share's 95% interval above 1/n against greedy, above 2/n against
   random. The scout's CPU time per decision is given too (goal: mean at most 5 ms).
+- lamplighters-mcts, lamplighters-random, lamplighters-determinize: the cooperative example
+  (examples/lamplighters, 2 players), every seat `mcts` (its ruleset's settings: 400 iterations,
+  depth 1), every seat `random`, and every seat `mcts` with worlds dealt at random
+  (`belief: {replays: 0}`, what bots did before engine/game/belief.py). Mean score of 12, with
+  its 95% interval (normal approximation). Goal: mcts at least 3x random and at least 40% of 12
+  (4.8).
 - time: CPU seconds per `mcts` decision at its default budget (decisions with one option
-  excluded), for every shipped ruleset (with the ruleset's own bot settings, `bots:`): one mcts
-  seat against random ones, one game each, at most --timed decisions, in this process alone
-  after the games above. Goal: the median at most 0.25 s.
+  excluded), for every shipped ruleset and the Lamplighters example (with the ruleset's own bot
+  settings, `bots:`): one mcts seat against random ones, one game each, at most --timed
+  decisions, in this process alone after the games above. Goal: the median at most 0.25 s.
+
+Every line also says how the bots' worlds were dealt (engine/game/belief.py, `belief.counts`):
+from deals that agree with all the player observed ("belief"), or by `determinize` because
+none was found within the budget ("fallback"), random deals already agreed ("free"), or the
+search was not tried ("off": a game past `bots: belief: decisions`).
 
 `--checkout PATH` measures another checkout (its engine and rulesets), e.g. the last landed
 commit's, for a before and after in one run.
@@ -47,6 +58,7 @@ defaults below take about an hour on two cores (railways-4 alone, 20 games, abou
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import os
 import statistics
@@ -97,12 +109,14 @@ class Case:
     rotate: int = 1  # games k and k + rotate... have the seats turned by one more place
     options: dict[str, Any] = field(default_factory=dict)
     goal: str = ""
+    bots: dict[str, Any] = field(default_factory=dict)  # the ruleset's `bots:` settings changed
 
     def seats_of(self, k: int) -> list[str]:
         shift = (k // self.rotate) % self.players if self.rotate else 0
         return self.seats[-shift:] + self.seats[:-shift] if shift else list(self.seats)
 
 
+LAMPS = "examples/lamplighters/lamplighters"  # a ruleset named with a folder is the checkout's
 CASES = [
     Case("tor-random", "trick_of_the_rails", 4, 200, ["mcts", "random", "random", "random"],
          goal="mcts wins >= 60%"),
@@ -125,24 +139,41 @@ CASES = [
            goal=f"scout's 95% interval above {k}/{n}")
       for name, n in (("trick_of_the_rails", 4), ("isle_of_trains", 3), ("trainsilvania", 3), ("railways", 4))
       for other, k in (("greedy", 1), ("random", 2))],
+    *[Case(f"lamplighters-{kind}", LAMPS, 2, 40, [seat] * 2, 0,
+           goal="mcts mean >= 3x random and >= 4.8 of 12", bots=bots)
+      for kind, seat, bots in (("mcts", "mcts", {}), ("random", "random", {}),
+                               ("determinize", "mcts", {"belief": {"replays": 0}}))],
 ]
-TIMED = [("trick_of_the_rails", 4), ("isle_of_trains", 3), ("trainsilvania", 3), ("railways", 4)]
+TIMED = [("trick_of_the_rails", 4), ("isle_of_trains", 3), ("trainsilvania", 3), ("railways", 4), (LAMPS, 2)]
 
 
 @lru_cache(maxsize=None)
 def ruleset(name: str, folder: str = str(ROOT / "rulesets")) -> Ruleset:
-    return load_ruleset(Path(folder) / f"{name}.yaml")
+    return load_ruleset(CHECKOUT / f"{name}.yaml" if "/" in name else Path(folder) / f"{name}.yaml")
 
 
-def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int]) -> dict[str, Any]:
+def exists(name: str, folder: str) -> bool:
+    """Whether the checkout measured has this ruleset (an older one lacks the examples of now)."""
+    return (CHECKOUT / f"{name}.yaml" if "/" in name else Path(folder) / f"{name}.yaml").exists()
+
+
+def worlds() -> dict[str, int]:
+    """How the worlds of this process were dealt so far (none counted before belief.py)."""
+    counts = getattr(sys.modules.get("engine.game.belief"), "counts", {})
+    return dict(counts)
+
+
+def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int, dict[str, Any]]) -> dict[str, Any]:
     """One game to its end or to `cap` decisions: what the table needs of it (plain values,
     so that it crosses processes)."""
-    folder, name, players, seats, options, seed, cap = task
+    folder, name, players, seats, options, seed, cap, bots = task
     rs = ruleset(name, folder)
+    if bots:
+        rs = dataclasses.replace(rs, bots={**rs.bots, **bots})
     game = Game(rs, players, rs.resolve_options({k: str(v) for k, v in options.items()}, players),
                 seed, keep_log=False, rewind=False)
     agents = make_agents(seats, seed, defaults=rs.bots)
-    decisions = 0
+    decisions, before = 0, worlds()
     scout_time, scout_decisions = 0.0, 0
     while not game.over and decisions < cap:
         p = game.pending.player
@@ -159,13 +190,28 @@ def play_one(task: tuple[str, str, int, list[str], dict[str, Any], int, int]) ->
     scores = game.scores()
     winners = [int(p) for p in game.winners(scores)] if game.over else []
     return {"over": game.over, "decisions": decisions, "scores": {int(p): s for p, s in scores.items()},
-            "winners": winners, "end_reason": counters.get("end_reason"),
+            "winners": winners, "end_reason": counters.get("end_reason", getattr(game, "end_reason", None)),
             "bonds": {int(p): b for p, b in counters.get("bonds", {}).items()},
+            "worlds": {k: n - before.get(k, 0) for k, n in worlds().items() if n > before.get(k, 0)},
             "scout_time": scout_time, "scout_decisions": scout_decisions}
 
 
+def dealt(counts: list[dict[str, int]]) -> str:
+    """How the worlds were dealt, summed: "worlds: belief 90% (900), fallback 10% (100)" (or nothing)."""
+    total: dict[str, int] = {}
+    for c in counts:
+        for k, n in c.items():
+            total[k] = total.get(k, 0) + n
+    whole = sum(total.values())
+    return ("; worlds: " + ", ".join(f"{k} {n / whole:.0%} ({n})" for k, n in sorted(total.items()))) if whole else ""
+
+
 def summary(case: Case, results: list[dict[str, Any]]) -> str:
-    """The measure of a case, in words and numbers."""
+    """The measure of a case, in words and numbers, and how its bots' worlds were dealt."""
+    return measure(case, results) + dealt([r.get("worlds", {}) for r in results])
+
+
+def measure(case: Case, results: list[dict[str, Any]]) -> str:
     n = len(results)
     kinds = {kind for seats in (case.seats_of(k) for k in range(n)) for kind in seats}
     if case.ruleset == "isle_of_trains" and not case.name.startswith("scout-"):
@@ -184,6 +230,12 @@ def summary(case: Case, results: list[dict[str, Any]]) -> str:
                 f"{cpu * 1000:.2f} ms CPU a scout decision, {ended}/{n} ended")
     if case.ruleset == "railways" and len(kinds) > 1:
         return kinds_compared(case, results)
+    if case.ruleset == LAMPS:
+        scores = [r["scores"][1] for r in results]
+        ends = {why: sum(r["end_reason"] == why for r in results) for why in ("third mistake", "deck ran out", "all lit")}
+        half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else float("inf")
+        return (f"mean score {statistics.mean(scores):.2f} of 12 (95% interval ±{half:.2f}, sd {statistics.pstdev(scores):.1f}), "
+                + ", ".join(f"{why} {k}" for why, k in ends.items()))
     if case.ruleset == "railways":
         scores = [s for r in results for s in r["scores"].values()]
         bonds = [b for r in results for b in r["bonds"].values()]
@@ -227,13 +279,15 @@ def kinds_compared(case: Case, results: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float, float]:
-    """(decisions timed, median s, max s) of one mcts seat's decisions against random seats:
-    CPU time of this process, which other processes on the machine hardly change."""
+def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float, float, str]:
+    """(decisions timed, median s, max s, how the worlds were dealt) of one mcts seat's
+    decisions against random seats: CPU time of this process, which other processes on the
+    machine hardly change."""
     rs = ruleset(name, folder)
     game = Game(rs, players, rs.resolve_options({}, players), game_seed(SEED, 0), keep_log=False, rewind=False)
     agents = make_agents(["mcts"] + ["random"] * (players - 1), game_seed(SEED, 0), defaults=rs.bots)
     times: list[float] = []
+    before = worlds()
     while not game.over and len(times) < limit:
         p = game.pending.player
         v = view(game, p)
@@ -242,7 +296,7 @@ def timing(folder: str, name: str, players: int, limit: int) -> tuple[int, float
         if p == 1 and v.option_count > 1:
             times.append(time.process_time() - started)
         game.apply(choice)
-    return len(times), statistics.median(times), max(times)
+    return len(times), statistics.median(times), max(times), dealt([{k: n - before.get(k, 0) for k, n in worlds().items() if n > before.get(k, 0)}])
 
 
 def main() -> int:
@@ -262,13 +316,13 @@ def main() -> int:
     args.rulesets = args.rulesets or str(CHECKOUT / "rulesets")
     print(f"checkout {CHECKOUT}, engine from {Path(sys.modules['engine'].__file__).parent}", flush=True)
     only = set(args.only.split(",")) if args.only else None
-    cases = [c for c in CASES if only is None or c.name in only]
+    cases = [c for c in CASES if (only is None or c.name in only) and exists(c.ruleset, args.rulesets)]
     rows: list[tuple[str, int, str, str, float]] = []
     with multiprocessing.Pool(args.jobs) as pool:
         for case in cases:
             n = min(case.games, args.games) if args.games else case.games
-            tasks = [(args.rulesets, case.ruleset, case.players, case.seats_of(k), case.options, game_seed(SEED, k), args.cap)
-                     for k in range(n)]
+            tasks = [(args.rulesets, case.ruleset, case.players, case.seats_of(k), case.options, game_seed(SEED, k), args.cap,
+                      case.bots) for k in range(n)]
             started, results = time.perf_counter(), []
             for result in pool.imap(play_one, tasks):
                 results.append(result)
@@ -282,9 +336,9 @@ def main() -> int:
             rows.append((case.name, n, summary(case, results), case.goal, time.perf_counter() - started))
             print(f"{case.name:<16} {n:>5}  {rows[-1][2]}   [goal: {case.goal}]", flush=True)
     if only is None or "time" in only:
-        for name, players in TIMED:
-            count, median, most = timing(args.rulesets, name, players, args.timed)
-            rows.append((f"time {name}", count, f"mcts decision median {median:.3f}s CPU, max {most:.3f}s",
+        for name, players in (t for t in TIMED if exists(t[0], args.rulesets)):
+            count, median, most, how = timing(args.rulesets, name, players, args.timed)
+            rows.append((f"time {Path(name).name}", count, f"mcts decision median {median:.3f}s CPU, max {most:.3f}s{how}",
                          "median <= 0.25 s", 0.0))
             print(f"{rows[-1][0]:<16} {count:>5}  {rows[-1][2]}   [goal: median <= 0.25 s]", flush=True)
     print("\ncase             games  result   [goal]  (seconds)")

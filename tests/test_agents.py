@@ -11,6 +11,7 @@ import pytest
 from engine.analysis.simulate import simulate
 from engine.core.errors import EngineError
 from engine.core.table import Card
+from engine.game import belief
 from engine.game.game import Game
 from engine.game.view import view
 from engine.players.agents import make_agent, make_agents, parse_seat
@@ -24,7 +25,8 @@ from conftest import position_with_secrets, swap
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("rulesets/trick_of_the_rails.yaml", 4), ("rulesets/isle_of_trains.yaml", 3),
          ("rulesets/trainsilvania.yaml", 3), ("rulesets/railways.yaml", 3),
-         ("examples/guide/step5_options_triggers_modifiers.yaml", 3)]
+         ("examples/guide/step5_options_triggers_modifiers.yaml", 3),
+         ("examples/lamplighters/lamplighters.yaml", 2)]
 RULES = {path: load_ruleset(ROOT / path) for path, _ in GAMES}
 SMALL = {"greedy": lambda seed: GreedyAgent(seed), "mcts": lambda seed: MctsAgent(seed, iterations=12, depth=6),
          "scout": lambda seed: ScoutAgent(seed, lines=8, worlds=3),
@@ -297,6 +299,7 @@ def test_a_scout_seat_takes_its_parameters_and_the_rulesets_defaults():
 def test_a_bot_decides_the_same_when_cards_it_never_saw_are_swapped(path, players, kind):
     game, (a, b) = position_with_secrets(RULES[path], players)
     me = game.current_player
+    dealt = dict(belief.counts)
     swapped = game.clone()
     swap(swapped, a, b)
     assert swapped.digest() != game.digest(), "the swap changed nothing: the test could not fail"
@@ -315,6 +318,9 @@ def test_a_bot_decides_the_same_when_cards_it_never_saw_are_swapped(path, player
         assert bot2.choose(view(swapped, me)) == pick
         game.apply(pick)
         swapped.apply(pick)
+    if path.startswith("examples/lamplighters"):  # its players are told of their own cards
+        assert belief.counts["belief"] > dealt.get("belief", 0), "no world agreed with what was told: " \
+            "the test did not reach the belief sampler"
 
 
 def test_a_world_keeps_no_secret_of_the_real_game():

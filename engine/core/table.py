@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-PUBLIC, OWNER, HIDDEN = "public", "owner", "hidden"
+PUBLIC, OWNER, OTHERS, HIDDEN = "public", "owner", "others", "hidden"
 
 
 class Player(int):
@@ -48,9 +48,10 @@ class Card:
 
     `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
     entry it comes from (abilities name entries); `start` the zone it starts every game in;
-    `look` what tells it from another card while it is face down: its kind and its back."""
+    `look` what tells it from another card while it is face down: its kind and its back; `face`
+    what tells it from another face up: what is printed on it, the same for copies (`count:`)."""
 
-    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts", "look")
+    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts", "look", "face")
 
     def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
                  back: dict[str, Any], entry: int, start: str):
@@ -65,6 +66,7 @@ class Card:
         self.start = start
         self.texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
         self.look = (kind, repr(sorted(back.items())))
+        self.face = (self.look, label, repr(sorted(props.items())))
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"
@@ -252,18 +254,22 @@ class Table:
 
         A player who was shown the card remembers it (without `memory`: what is on the table now,
         memory apart); otherwise a face-down card is hidden, and a face-up card is as visible as
-        its zone: public, to the zone's owner, or to nobody."""
+        its zone: public, to the zone's owner, to every player but its owner (a hand held
+        facing away from you), or to nobody. Seat 0, which is no player, sees only what is
+        public."""
         if viewer is None or memory and self.known[card.index] >> viewer & 1:
             return True
         if self.face_down[card.index]:
             return False
         zone = self.where[card.index]
         visibility = zone.spec.visibility
+        if visibility == PUBLIC:
+            return True
         if visibility == HIDDEN:
             return False
         if visibility == OWNER:
             return self.owner(zone) == viewer
-        return True
+        return viewer != 0 and self.owner(zone) != viewer  # OTHERS
 
     def unshown(self, card: Card, viewer: int | None) -> bool:
         """Must a person's screen not show `viewer` this card's face? So it is when the card is

@@ -3,6 +3,8 @@
 - game.py: `Game`, in the manner of OpenSpiel's state: legal actions, apply, clone, snapshot,
   determinize, scores (docs/design-state.md);
 - view.py: `view(game, player)`, the one door through which hidden information passes;
+- belief.py: the worlds a player cannot tell apart (`PlayerView.world`), dealt to agree with
+  everything the player observed, by replaying the history;
 - saves.py: saved games, resumed from their state or replayed from their decisions;
 - seeds.py: a game's secret seed and the bots' seeds derived from it;
 - trial.py: a new game of each size shown to every seat, for `engine validate`.

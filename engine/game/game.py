@@ -73,11 +73,17 @@ class Game:
     def __init__(self, ruleset: Ruleset, players: int, options: dict[str, Any] | None = None,
                  seed: int = 0, decisions: list[int] | None = None,
                  arrange: Callable[[Game], None] | None = None, keep_log: bool = True,
-                 rewind: bool = True):
+                 rewind: bool = True, start: dict[Card, Card] | None = None,
+                 chance: random.Random | None = None):
         """Set up a game and run it to its first decision, then replay `decisions`.
 
         `arrange`, for tests and puzzles, is called after setup and before the flow starts, to
         put the table into a chosen position (a game so arranged is not reproducible from a save).
+        `start` puts card `start[c]` where card `c` starts, before setup (each starting where the
+        other does): a deal no seed need give, for the candidate worlds of game/belief.py and
+        for tests; like `arrange`, it is kept with the game but not in a save. `chance` is the
+        random generator to draw from instead of `random.Random(seed)` (game/belief.py replays
+        a history through one that deals its shuffles).
         Without `keep_log` the game writes no log: for simulations and searches nobody reads.
         Without `rewind` it keeps no checkpoints, so a move that makes a rule fail leaves the game
         as the fault left it: for simulations, which stop at a fault."""
@@ -88,10 +94,13 @@ class Game:
         self.seed = seed
         self.options = dict(options) if options is not None else ruleset.resolve_options({}, players)
         self.players = [Player(i) for i in range(1, players + 1)]
-        self._rng: random.Random | None = random.Random(seed)
+        self._rng: random.Random | None = chance if chance is not None else random.Random(seed)
         self._rng_state: tuple | None = None
         layout = ruleset.layout(players)
         self.table = Table(layout, Copier(self)(layout.counters))
+        self.start = start
+        if start:
+            self.table.put_all([[start.get(c, c) for c in held] for held in self.table.contents])
         self.log: list[LogEntry] = []
         self.forced: list[Forced] = []
         self.decisions: list[int] = []
@@ -348,7 +357,7 @@ class Game:
             self.pending.player, copy(self.pending.options), copy(self.pending.prompt))
         other.over, other.end_reason = self.over, self.end_reason
         other.steps = self.steps
-        other.arrange = self.arrange
+        other.arrange, other.start = self.arrange, self.start
         other.keep_log, other.rewind = self.keep_log, self.rewind
         other.frames = [Frame(f.code, f.pc, copy(f.env)) for f in self.frames]
         other._checkpoint = None
@@ -380,14 +389,23 @@ class Game:
             dealt = sorted(group, key=lambda c: c.index)
             rng.shuffle(dealt)
             cards.update((a, b) for a, b in zip(group, dealt) if a is not b)
+        return self.dealt(player, cards, random.Random(rng.getrandbits(64)), seed, log)
+
+    def dealt(self, player: int, cards: dict[Card, Card], rng: random.Random, seed: int,
+              log: bool = True) -> Game:
+        """The world of `determinize` in which each card `c` of `cards` (cards `player` can
+        neither see nor remember) is read as `cards[c]`: its generator `rng`, its seed `seed`, no
+        past decisions, and the log as `player` was told it (or none). The deal is the caller's
+        (determinize, game/belief.py): it must depend on nothing `player` may not know."""
+        table = self.table
         zones: dict[Zone, Zone] = {}
         for name, spec in self.rules.zones.items():
             if spec.per == "card":
                 family = table.zones[name]
                 zones.update((family[a], family[b]) for a, b in cards.items())
         world = self._copy(cards, zones)
-        world.rng = random.Random(rng.getrandbits(64))
-        world.seed, world.decisions = seed, []
+        world.rng = rng
+        world.seed, world.decisions, world.start = seed, [], None
         if not log:
             world.log, world.forced = [], []
             return world
@@ -539,7 +557,7 @@ class Game:
         if g.end_reason is not None and type(g.end_reason) is not str:
             raise SaveError(f"the saved state's end_reason {g.end_reason!r} is not a string")
         g.steps = 0
-        g.arrange = None
+        g.arrange = g.start = None
         g.keep_log = g.rewind = True
         g._checkpoint = None
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):

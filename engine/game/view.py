@@ -23,6 +23,7 @@ from ..core.table import Card, Player, Table, Zone
 from ..core.text import Text, face_down, number_text
 from ..core.values import Lambda
 from ..lang.compiler import evaluate
+from . import belief
 from .game import Game, LogEntry
 
 
@@ -182,13 +183,15 @@ class PlayerView:
 
     def world(self, seed: int, log: bool = True) -> Game:
         """A game this player cannot tell from the real one, to think ahead in: the cards they
-        have not seen dealt again from `seed` (`Game.determinize`), with chance of its own. The
-        way search bots look ahead without reading what they may not know. It shares nothing
-        that changes with the real game, and has no arrange hook (which could hold the game).
-        Without `log` it has no past log (a search reads none, and it is faster to make)."""
+        have not seen dealt so as to agree with everything they observed (game/belief.py; else
+        at random, `Game.determinize`), one of the deals found picked by `seed`, with chance of
+        its own. The way search bots look ahead without reading what they may not know. It
+        shares nothing that changes with the real game, and has no arrange hook (which could
+        hold the game). Without `log` it has no past log (a search reads none, and it is faster
+        to make)."""
         if self.player is None:
             raise IllegalMove("world() is for a player's view; the referee has the game itself")
-        world = _game_of(self).determinize(self.player, seed, log)
+        world = belief.world(_game_of(self), self.player, seed, log, observed)
         world.keep_log = world.rewind = False
         world.arrange = None
         world.options, world.players = dict(world.options), list(world.players)
@@ -333,6 +336,40 @@ def view(game: Game, player: int | None, names: dict[int, str] | None = None, pe
     _set_game(pv, game)
     pv.player, pv.person, pv._names, pv._decision = player, person, names, False
     return pv
+
+
+def observed(game: Game, player: int, lines: int, forced: int, final: bool) -> list:
+    """What `player` was told after the first `lines` log lines and `forced` forced choices of
+    the game, and, when they decide (or at the `final` position), what they are shown: the
+    observations game/belief.py compares, as plain data, one item each."""
+    table = game.table
+    items: list[Any] = [log_line(e, player, None, table) for e in game.log[lines:]]
+    pv = view(game, player)
+    items += [("forced", pv._label(f.value), "".join(p if type(p) is str else pv._label(p) for p in f.prompt))
+              for f in game.forced[forced:] if f.player == player]
+    if final or game.pending is not None and game.pending.player == player:
+        items.append((pv.decision, _table_seen(table, player), pv.counters(), game.over, game.end_reason))
+    return items
+
+
+def _table_seen(table: Table, player: int) -> tuple:
+    """The cards of every zone as `player` sees them, as `PlayerView.zones` shows them (an
+    unordered zone sorted, the zones of cards they do not see by what they hold), in short:
+    a card they see by its face (not its number: which of identical copies is where is no
+    observation), another by its back (`look[1]`: not its kind, which `card_view` does not show)."""
+    can_see, shown, unseen = table.can_see, [], {}
+    for zone in table.all_zones():
+        held = table.contents[zone.index]
+        if not held:
+            continue
+        cards = tuple([(0, c.face) if can_see(c, player) else (1, c.look[1]) for c in held])
+        if not zone.spec.ordered:
+            cards = tuple(sorted(cards))
+        if zone.holder is not None and not can_see(zone.holder, player):
+            unseen.setdefault(zone.name, []).append(cards)
+        else:
+            shown.append((zone.index, cards))
+    return tuple(shown), tuple((name, tuple(sorted(held))) for name, held in unseen.items())
 
 
 def counter_text(value: Any, top: bool = True) -> str:

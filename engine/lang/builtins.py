@@ -553,7 +553,7 @@ def random_choice(g, items):
     values = _items(g, items)
     if not values:
         raise EffectError("random_choice() of an empty list")
-    return values[g.rng.randrange(len(values))]
+    return g.rng.choice(values)  # draws as randrange(len(values)) does; game/belief.py deals it anew
 
 
 @builtin("log(parts...)", EFFECT, example='log(p, " plays ", card)')

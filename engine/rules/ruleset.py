@@ -17,7 +17,7 @@ from lark import Tree
 from ..core.board import Board, Place
 from ..core.errors import Diagnostic, Location, RulesetError, suggest
 from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
-from ..core.table import OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
+from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, never_suspending
@@ -561,9 +561,9 @@ class _Builder:
                 self._per_keys_ok(("zones", name, "per"), per, constants)
             visibility = z.get("visibility", PUBLIC)
             owned = per in ("player", "card") or (type(per) is tuple and per[0] == "player")
-            if visibility == OWNER and not owned:
+            if visibility in (OWNER, OTHERS) and not owned:
                 self.error(("zones", name, "visibility"),
-                           "visibility 'owner' needs 'per: player', 'per: card' or 'per: [player, ...]'")
+                           f"visibility '{visibility}' needs 'per: player', 'per: card' or 'per: [player, ...]'")
             result[name] = ZoneSpec(name, per, visibility, z.get("ordered", True), z.get("display", True),
                                     z.get("label", name.replace("_", " ")), z.get("description", ""))
         return result
