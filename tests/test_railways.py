@@ -819,6 +819,35 @@ def test_heuristic_counts_what_pays_later_for_less_as_the_end_comes():
     assert g.estimates() == g.scores() == {Player(1): 3, Player(2): 12}
 
 
+def test_heuristic_counts_what_the_own_track_could_deliver():
+    """prospects: the points a player's own links would score if it delivered every cube they
+    can carry now, within its engine, each as far as it can go; standing counts half of it."""
+    g = new_game(2, engine={1: 2}, markers=2,
+                 goods={"KI": ["yellow", "blue", "purple"], "GO": ["red", "black"], "BA": ["yellow"]},
+                 links=[(1, ["KI", "12", "13", "GO"]), (1, ["GO", "8", "BA"]), (2, ["GO", "14", "15", "IR"])])
+    # P1 (KI red - GO yellow - BA blue): KI yellow to GO 1 link, KI blue to BA over GO 2 links,
+    # GO red to KI 1, BA yellow to GO 1; the purple cube has no purple city on P1's track, and
+    # the black one goes to Ironvale over P2's link only: 5. P2: the black cube, 1.
+    assert g.call_function("prospects", [Player(1)]) == 5
+    assert g.call_function("prospects", [Player(2)]) == 1
+    # Turns left 3 (2 markers): no cash, no income. P1: half of 5, 2 links, engine 2: 1/2, and
+    # half the income 5 more points would bring in the 2 turns after this one: $5,000 x 2 / 2,
+    # a point. P2: half of 1, 1 link, half of $1,000 x 2: 0.2.
+    assert g.estimates() == pytest.approx({Player(1): 2.5 + 2 + 0.5 + 1, Player(2): 0.5 + 1 + 0.2})
+    set_counter(g, "engine", Player(1), 1)   # the blue cube's 2 links are out of reach
+    assert g.call_function("prospects", [Player(1)]) == 3
+
+
+def test_heuristic_counts_prospects_only_while_rounds_are_left_to_deliver():
+    """In the last turn the prospects count by the action rounds left: all of them before the
+    first round, a third in the last round."""
+    g = new_game(2, markers=0, goods={"KI": ["yellow"]}, links=[(1, ["KI", "12", "13", "GO"])])
+    g.table.counters["last_turn"] = g.table.counters["turn"]
+    assert g.estimates()[Player(1)] == pytest.approx(0.5)
+    g.table.counters["round"] = 3
+    assert g.estimates()[Player(1)] == pytest.approx(0.5 / 3)
+
+
 def test_heuristic_counts_a_bid_owed_and_the_auction_clears_it():
     """A bid counts against cash while its bidder leads the auction (else bidding would look
     free to the bots); once paid, the auction clears last_bid."""
@@ -854,3 +883,21 @@ def test_heuristic_counts_the_interest_cash_cannot_pay_in_the_last_turn():
     assert g.estimates()[Player(1)] == g.scores()[Player(1)] == 2 - 3
     set_counter(g, "money", Player(1), 0)              # $1,000 short: a fifth of a bond
     assert g.estimates()[Player(1)] == pytest.approx(2 - 3 - 0.2)
+
+
+def test_heuristic_counts_the_income_a_first_link_would_bring():
+    """At the start, a first link bought with a bond, over which two cubes can go, is worth more
+    than passing: the bond costs its point and $5,000 of interest in 5 turns, but the two points
+    the link would score raise income by $2,000 for the 4 turns after this one (prospect_income),
+    half of which counts, as half of the points do. Without that income, the link was worth no
+    more than passing, and the bots passed."""
+    g = new_game(2, money={1: 1000}, bonds={1: 1}, markers=4,
+                 goods={"KI": ["yellow"], "GO": ["red"]}, links=[(1, ["KI", "12", "13", "GO"])])
+    assert g.call_function("prospects", [Player(1)]) == 2
+    assert g.call_function("prospect_income", [Player(1), 2]) == 2000 * 4
+    # -1 for the bond, half of 2 points, 1 for the link, half of $8,000 of income; cash will be
+    # $5,000 short at the last income phase ($1,000 and 5 turns of $1,000 interest, no income).
+    assert g.estimates() == pytest.approx({Player(1): -1 + 1 + 1 + 0.8 - 1, Player(2): 0})
+    # Past the middle of the income track more points bring less income: nothing counts then.
+    set_counter(g, "points", Player(1), 30)
+    assert g.call_function("prospect_income", [Player(1), 2]) == 0
