@@ -40,14 +40,7 @@ PEEK = textwrap.dedent("""\
       shown: {}
       hand: {per: player, visibility: owner}
     cards:
-      - {kind: tile, colour: red, rank: 1}
-      - {kind: tile, colour: red, rank: 2}
-      - {kind: tile, colour: red, rank: 3}
-      - {kind: tile, colour: red, rank: 4}
-      - {kind: tile, colour: blue, rank: 1}
-      - {kind: tile, colour: blue, rank: 2}
-      - {kind: tile, colour: blue, rank: 3}
-      - {kind: tile, colour: blue, rank: 4}
+      - table: {kind: tile, for_each: {colour: [red, blue], rank: [1, 2, 3, 4]}}
     setup: |
       shuffle(deck)
       for p in players:
@@ -86,18 +79,8 @@ GEMS = textwrap.dedent("""\
       hand: {per: player, visibility: owner}
       secret: {per: player, visibility: owner}
     cards:
-      - {kind: tile, colour: red, rank: 1}
-      - {kind: tile, colour: red, rank: 2}
-      - {kind: tile, colour: red, rank: 3}
-      - {kind: tile, colour: red, rank: 4}
-      - {kind: tile, colour: blue, rank: 1}
-      - {kind: tile, colour: blue, rank: 2}
-      - {kind: tile, colour: blue, rank: 3}
-      - {kind: tile, colour: blue, rank: 4}
-      - {kind: gem, name: ruby}
-      - {kind: gem, name: opal}
-      - {kind: gem, name: jade}
-      - {kind: gem, name: onyx}
+      - table: {kind: tile, for_each: {colour: [red, blue], rank: [1, 2, 3, 4]}}
+      - table: {kind: gem, for_each: {name: [ruby, opal, jade, onyx]}}
     setup: |
       shuffle(deck)
       for p in players:

@@ -28,15 +28,7 @@ FACING_AWAY = textwrap.dedent("""\
       hand: {per: player, visibility: others}
       table: {}
     cards:
-      - {kind: tile, colour: red, rank: 1}
-      - {kind: tile, colour: red, rank: 2}
-      - {kind: tile, colour: red, rank: 3}
-      - {kind: tile, colour: blue, rank: 1}
-      - {kind: tile, colour: blue, rank: 2}
-      - {kind: tile, colour: blue, rank: 3}
-      - {kind: tile, colour: green, rank: 1}
-      - {kind: tile, colour: green, rank: 2}
-      - {kind: tile, colour: green, rank: 3}
+      - table: {kind: tile, for_each: {colour: [red, blue, green], rank: [1, 2, 3]}}
     setup: |
       shuffle(deck)
       for p in players:
