@@ -68,14 +68,27 @@ def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: s
         return
     if backend != "local":
         raise EngineError(f"unknown backend '{backend}'; use local or ray")
+    for _, record in play_side_by_side([spec], games, jobs, [ruleset]):
+        yield record
+
+
+def play_side_by_side(specs: list[RunSpec], games: list[int], jobs: int | None = 1,
+                      rulesets: list[Ruleset | None] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The same `games` under each of `specs`, as (index of the spec, record), played in turns:
+    game by game (or chunk by chunk on `jobs` processes), every spec's before the next. So the
+    runs advance together, and the time the first games took tells how long the rest will take
+    (run one after the other, the slower run would skew that guess while it went first)."""
     jobs = jobs or os.cpu_count() or 1
-    given = ruleset is not None and ruleset.digest == spec.digest
-    if jobs <= 1 or len(games) <= 1:
-        rules = ruleset if given else ruleset_of(spec)
+    given = [r if r is not None and r.digest == s.digest else None
+             for s, r in zip(specs, rulesets or [None] * len(specs))]
+    if jobs <= 1 or len(games) * len(specs) <= 1:
+        rules = [r or ruleset_of(s) for s, r in zip(specs, given)]
         for n in games:
-            yield play_game(rules, spec, n)
+            for i, spec in enumerate(specs):
+                yield i, play_game(rules[i], spec, n)
         return
-    yield from _processes(spec, chunks(games, jobs), jobs, ruleset if given else None)
+    parts = [(i, part) for part in chunks(games, jobs) for i in range(len(specs))]
+    yield from _processes(specs, parts, jobs, given)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -92,13 +105,16 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _processes(spec: RunSpec, parts: list[list[int]], jobs: int, ruleset: Ruleset | None) -> Iterator[dict[str, Any]]:
-    """The chunks on a pool of `jobs` processes, 2 a process in flight at a time (not all at
-    once: a million games need not be queued up front)."""
-    key = (spec.ruleset, tuple(spec.extensions), spec.digest)
-    lend = ruleset is not None and key not in _loaded  # for workers copied from this process
-    if lend:
-        _loaded[key] = ruleset
+def _processes(specs: list[RunSpec], parts: list[tuple[int, list[int]]], jobs: int,
+               rulesets: list[Ruleset | None]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The chunks (each of a spec's index and game numbers) on a pool of `jobs` processes, 2 a
+    process in flight at a time (not all at once: a million games need not be queued up front)."""
+    lent = []  # for workers copied from this process
+    for spec, ruleset in zip(specs, rulesets):
+        key = (spec.ruleset, tuple(spec.extensions), spec.digest)
+        if ruleset is not None and key not in _loaded:
+            _loaded[key] = ruleset
+            lent.append(key)
     # If this process is killed, multiprocessing's resource tracker removes the pool's semaphores
     # and warns of "leaked semaphore objects": that is the cleaning up, not a leak; keep it quiet.
     if TRACKER_QUIET not in sys.warnoptions:
@@ -106,22 +122,28 @@ def _processes(spec: RunSpec, parts: list[list[int]], jobs: int, ruleset: Rulese
     executor = ProcessPoolExecutor(min(jobs, len(parts)), mp_context=_context(), initializer=_start_worker)
     waiting = iter(parts)
     finished = False
+
+    def submit(count: int) -> dict[Any, int]:
+        return {executor.submit(play_chunk, specs[i], part): i for i, part in _take(waiting, count)}
+
     try:
-        running = {executor.submit(play_chunk, spec, part) for part in _take(waiting, 2 * jobs)}
-        if lend:  # forked workers were copied at the first submit: the cache keeps no ruleset longer
+        running = submit(2 * jobs)
+        for key in lent:  # forked workers were copied at the first submit: the cache keeps no ruleset longer
             del _loaded[key]
-            lend = False
+        lent = []
         while running:
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            running |= {executor.submit(play_chunk, spec, part) for part in _take(waiting, len(done))}
-            for future in done:
-                yield from future.result()
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            sides = {future: running.pop(future) for future in done}
+            running |= submit(len(done))
+            for future, side in sides.items():
+                for record in future.result():
+                    yield side, record
         finished = True
     except BrokenProcessPool:
         raise EngineError("a process playing games stopped (out of memory? killed? or, from a script, its "
                           "code is not under if __name__ == '__main__':)") from None
     finally:
-        if lend:
+        for key in lent:
             del _loaded[key]
         if not finished:  # Ctrl-C, an error, or the caller stopped reading: stop the games at once
             stop = getattr(executor, "terminate_workers", None)  # Python 3.14
@@ -213,5 +235,5 @@ def _reachable(address: str) -> None:
                           f"'ray start --head', or leave out --address for a Ray on this machine") from None
 
 
-def _take(items: Iterator[list[int]], n: int) -> list[list[int]]:
+def _take(items: Iterator[Any], n: int) -> list[Any]:
     return [part for _, part in zip(range(n), items)]
