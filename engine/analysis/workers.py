@@ -2,8 +2,10 @@
 
 Compiled rulesets cannot be pickled, so a worker process loads the ruleset itself, once, from
 the run's path and extension files, and checks it is the same by its digest. It is sent chunks
-of game numbers (a few milliseconds of play would otherwise cost as much to send as to play)
-and returns their records; records come back in the order chunks finish, which the caller
+of game numbers (a few milliseconds of play would otherwise cost as much to send as to play),
+sized by how long the games so far took, so that long games go one or a few at a time (a
+progress bar then counts what was played, not what was played a chunk ago), and returns their
+records; records come back in the order chunks finish, which the caller
 puts in game order. Every game depends on the run and its number only, so the backend and the
 number of jobs never change a record.
 """
@@ -15,15 +17,17 @@ import signal
 import socket
 import sys
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..core.errors import EngineError, RulesetError
 from ..rules.ruleset import Ruleset, load_ruleset
 from .run import RunSpec, play_game
 
 CHUNK_MAX = 32  # games a chunk: big enough to hide the cost of a task, small enough to lose little on a kill
+CHUNK_SECONDS = 0.5  # at most about this much play a chunk, once the games' pace is known
 RAY_INSTALL = "pip install 'tabletop-rules-engine[ray]' (from a checkout: pip install -e '.[ray]')"
 
 TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
@@ -51,10 +55,28 @@ def play_chunk(spec: RunSpec, games: list[int]) -> list[dict[str, Any]]:
     return [play_game(ruleset, spec, n) for n in games]
 
 
+def chunk_size(games: int, jobs: int) -> int:
+    """About 8 chunks a job, so that jobs finish together, of at most CHUNK_MAX games."""
+    return max(1, min(CHUNK_MAX, games // (jobs * 8)))
+
+
 def chunks(games: list[int], jobs: int) -> list[list[int]]:
-    """Games in chunks: about 8 a job, so that jobs finish together, of at most CHUNK_MAX."""
-    size = max(1, min(CHUNK_MAX, len(games) // (jobs * 8)))
+    size = chunk_size(len(games), jobs)
     return [games[i:i + size] for i in range(0, len(games), size)]
+
+
+def paced_chunks(games: list[int], sides: int, jobs: int,
+                 pace: Callable[[], float | None]) -> Iterator[tuple[int, list[int]]]:
+    """Chunks of `games`, each for every side (0 to `sides` - 1) in turn, of chunk_size games
+    at most and of about CHUNK_SECONDS of play by `pace()`, the seconds a game takes a process
+    (None: not known yet, a game a chunk). Made as they are sent, so that the pace is the latest."""
+    most, at = chunk_size(len(games) * sides, jobs), 0
+    while at < len(games):
+        per_game = pace()
+        size = 1 if per_game is None else max(1, min(most, int(CHUNK_SECONDS / max(per_game, 1e-6))))
+        part, at = games[at:at + size], at + size
+        for side in range(sides):
+            yield side, part
 
 
 def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: str = "local",
@@ -87,8 +109,7 @@ def play_side_by_side(specs: list[RunSpec], games: list[int], jobs: int | None =
             for i, spec in enumerate(specs):
                 yield i, play_game(rules[i], spec, n)
         return
-    parts = [(i, part) for part in chunks(games, jobs) for i in range(len(specs))]
-    yield from _processes(specs, parts, jobs, given)
+    yield from _processes(specs, games, jobs, given)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -105,10 +126,10 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _processes(specs: list[RunSpec], parts: list[tuple[int, list[int]]], jobs: int,
+def _processes(specs: list[RunSpec], games: list[int], jobs: int,
                rulesets: list[Ruleset | None]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The chunks (each of a spec's index and game numbers) on a pool of `jobs` processes, 2 a
-    process in flight at a time (not all at once: a million games need not be queued up front)."""
+    """The games of every spec in paced chunks on a pool of `jobs` processes, 2 a process in
+    flight at a time (not all at once: a million games need not be queued up front)."""
     lent = []  # for workers copied from this process
     for spec, ruleset in zip(specs, rulesets):
         key = (spec.ruleset, tuple(spec.extensions), spec.digest)
@@ -119,8 +140,14 @@ def _processes(specs: list[RunSpec], parts: list[tuple[int, list[int]]], jobs: i
     # and warns of "leaked semaphore objects": that is the cleaning up, not a leak; keep it quiet.
     if TRACKER_QUIET not in sys.warnoptions:
         sys.warnoptions.append(TRACKER_QUIET)
-    executor = ProcessPoolExecutor(min(jobs, len(parts)), mp_context=_context(), initializer=_start_worker)
-    waiting = iter(parts)
+    jobs = min(jobs, len(games) * len(specs))
+    executor = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker)
+    started, played = time.perf_counter(), 0
+
+    def pace() -> float | None:
+        return (time.perf_counter() - started) * jobs / played if played else None
+
+    waiting = paced_chunks(games, len(specs), jobs, pace)
     finished = False
 
     def submit(count: int) -> dict[Any, int]:
@@ -136,7 +163,9 @@ def _processes(specs: list[RunSpec], parts: list[tuple[int, list[int]]], jobs: i
             sides = {future: running.pop(future) for future in done}
             running |= submit(len(done))
             for future, side in sides.items():
-                for record in future.result():
+                records = future.result()
+                played += len(records)
+                for record in records:
                     yield side, record
         finished = True
     except BrokenProcessPool:
