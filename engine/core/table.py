@@ -172,10 +172,14 @@ class Table:
         the zone of the card it becomes): each place holds another card, with the place's
         state (face down, who remembers it, from whom it is concealed) unchanged."""
         other = self.copy(counters)
-        contents = other.contents
-        for zone in self.layout.zone_list:
-            contents[zones.get(zone, zone).index] = [cards.get(c, c) for c in self.contents[zone.index]]
-        other.put_all(contents)
+        contents, where = other.contents, other.where
+        # Only the zones that hold a card dealt again, and the zones of those cards, change.
+        changed = set(zones).union(self.where[c.index] for c in cards)
+        changed.discard(None)
+        for zone in changed:
+            held = contents[zones.get(zone, zone).index] = [cards.get(c, c) for c in self.contents[zone.index]]
+            for card in held:
+                where[card.index] = zones.get(zone, zone)
         for old, new in cards.items():
             other.face_down[new.index] = self.face_down[old.index]
             other.known[new.index] = self.known[old.index]

@@ -103,20 +103,28 @@ def _identity_order(item: tuple[Any, Any]) -> tuple[str, int]:
     return type(item[0]).__name__, item[0].index
 
 
-def _same_dealt_again(table: dict, dealt: list) -> bool:
-    """Whether a table stays as it is when its keys `dealt` are dealt again (each then holds
-    what the card dealt into its slot held): they all hold the same number, text or nothing, or
-    an empty list (which no rule can change), and stand in the order they would go back in.
-    Tables by card are so for the cards a player cannot see, which mostly hold the start value."""
-    if not dealt:
-        return True
-    first = table[dealt[0]]
-    if type(first) in _SCALARS:
-        same = all(type(table[k]) is type(first) and table[k] == first for k in dealt)
-    else:
-        same = type(first) is list and all(type(table[k]) is list and not table[k] for k in dealt)
-    keys = [_identity_order((k, None)) for k in dealt]
-    return same and keys == sorted(keys)
+def _same_dealt_again(table: dict, relabel: dict) -> bool:
+    """Whether a table stays as it is when its keys that `relabel` deals again are dealt again
+    (each then holds what the card dealt into its slot held): they all hold the same number,
+    text or nothing, or an empty list (which no rule can change), and stand in the order they
+    would go back in. Tables by card are so for the cards a player cannot see, which mostly
+    hold the start value. One pass: it is asked of every such table of every world."""
+    first: Any = relabel  # (no value yet: a table never holds the relabelling itself)
+    last: tuple[str, int] = ("", -1)
+    for k, v in table.items():
+        if k not in relabel:
+            continue
+        if first is relabel:
+            first, kind = v, type(v)
+            if not (kind in _SCALARS or (kind is list and not v)):
+                return False
+        elif type(v) is not kind or (v != first if kind is not list else v):
+            return False
+        order = (type(k).__name__, k.index)
+        if order < last:
+            return False
+        last = order
+    return True
 
 
 class Copier:
@@ -164,7 +172,7 @@ class Copier:
             self.memo[id(value)] = out
             relabel = self.relabel
             if self.cards is None or kept.issuperset(map(type, value)) or relabel.keys().isdisjoint(value) or (
-                    _FLAT.issuperset(map(type, value)) and _same_dealt_again(value, [k for k in value if k in relabel])):
+                    _FLAT.issuperset(map(type, value)) and _same_dealt_again(value, relabel)):
                 # Every key stays in its place (as in most tables by place, player or card): only
                 # the values may need copying or relabelling.
                 if kept.issuperset(map(type, value.values())):
