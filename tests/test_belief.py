@@ -292,3 +292,36 @@ def test_a_game_that_is_not_its_history_falls_back():
     before = belief.counts["fallback"]
     view(game, 1).world(2)
     assert belief.counts["fallback"] == before + 1
+
+
+def test_after_an_undo_worlds_are_dealt_for_the_position_the_game_is_at_now():
+    """What a search keeps for a position (the deals, the cards to deal again) is for that
+    position: taken back (restore, as undo does) and played otherwise, the game is at another
+    position with as many decisions, whose worlds must agree with its own view. Isle of Trains:
+    a move that draws a card shows it; another does not."""
+    rules = load_ruleset(ROOT / "rulesets" / "isle_of_trains.yaml")
+    game = Game(rules, 3, rules.resolve_options({}, 3), 4, keep_log=False)
+    rng, tried = random.Random(2), 0
+    while not game.over and tried < 3:
+        me, n = game.pending.player, len(game.pending.options)
+        before = game.clone()
+        hidden = []
+        for option in range(n):
+            game.apply(option)
+            hidden.append(len(game.hidden(me)))
+            view(game, me).world(1, log=False)  # kept for this position...
+            game.restore(before)
+        differ = [i for i in range(1, n) if hidden[i] != hidden[0]]
+        if differ and game.pending.player == me:
+            game.apply(0)
+            view(game, me).world(1, log=False)
+            game.restore(before)
+            game.apply(differ[0])  # ...not for this one, with as many decisions
+            if game.pending.player == me:
+                tried += 1
+                for seed in range(3):
+                    world = view(game, me).world(seed, log=False)
+                    assert view(world, me).as_dict() == view(game, me).as_dict()
+            game.restore(before)
+        game.apply(rng.randrange(n))
+    assert tried == 3, "no position where moves show different cards: the test could not fail"

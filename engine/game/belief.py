@@ -50,7 +50,7 @@ counts: Counter[str] = Counter()
 _CACHED = 16  # positions kept
 _SEARCHED: OrderedDict[tuple, _Position] = OrderedDict()
 _VERDICTS: OrderedDict[tuple, str] = OrderedDict()  # "free" or not, at decisions 0, 1, 2, 4, 8...
-_LAST: dict[tuple[int, int], tuple[weakref.ref, int, Any]] = {}  # by game object and player
+_LAST: dict[tuple[int, int], list] = {}  # by game object and player (_here)
 _PROBES = 2  # random deals that must agree before a position counts as free
 _THIN = 8  # swaps tried between two deals kept, at most
 _DRAWS = 6  # changes to what the draws of a random deal drew, at most, before its shuffles are searched
@@ -74,28 +74,33 @@ class Settings:
 def world(game: Game, player: int, seed: int, log: bool, observe: Observe) -> Game:
     """A world `player` cannot tell from `game`: dealt as all they observed allows, else as
     `Game.determinize` deals it. Which of the deals found it is depends on `seed` alone."""
-    found = _found(game, player, observe)
+    here = _here(game, player, observe)
+    found = here[3]
     if type(found) is str:
         counts[found] += 1
-        return game.determinize(player, seed, log)
+        if here[4] is None:
+            here[4] = game.hidden(player)
+        return game.determinize(player, seed, log, here[4])
     counts["belief"] += 1
     deal = found.deals[seed % len(found.deals)]
     cards = {a: b for a, b in zip(found.hidden, deal) if a is not b}
     return game.dealt(player, cards, random.Random(random.Random(seed).getrandbits(64)), seed, log)
 
 
-def _found(game: Game, player: int, observe: Observe) -> _Position | str:
-    """The deals for `player` at this position of `game`, or why there are none. A search asks
-    for a world many times a decision: the answer is kept for the game object as it stands."""
+def _here(game: Game, player: int, observe: Observe) -> list:
+    """[the game, by a weak reference; its list of decisions; their number; the deals for
+    `player` at this position, or why there are none; the hidden cards `determinize` deals,
+    once asked]. A search asks for a world many times a decision: this is kept for the game
+    object as it stands (a restore, as undo does, gives it a new list of decisions)."""
     mark = (id(game), player)
     last = _LAST.get(mark)
-    if last is not None and last[0]() is game and last[1] == len(game.decisions):
-        return last[2]
-    found = _find(game, player, observe)
+    if last is not None and last[0]() is game and last[1] is game.decisions and last[2] == len(game.decisions):
+        return last
+    here = [weakref.ref(game), game.decisions, len(game.decisions), _find(game, player, observe), None]
     if len(_LAST) >= _CACHED:
         _LAST.clear()
-    _LAST[mark] = (weakref.ref(game), len(game.decisions), found)
-    return found
+    _LAST[mark] = here
+    return here
 
 
 def _find(game: Game, player: int, observe: Observe) -> _Position | str:

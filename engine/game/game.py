@@ -363,7 +363,19 @@ class Game:
         other._checkpoint = None
         return other
 
-    def determinize(self, player: int, seed: int, log: bool = True) -> Game:
+    def hidden(self, player: int) -> list[list[Card]]:
+        """The cards `player` can neither see nor remember, by kind and back, each group in the
+        order of their places: what `determinize` deals again."""
+        if not isinstance(player, int) or not 1 <= player <= len(self.players):
+            raise IllegalMove(f"determinize() needs a player from 1 to {len(self.players)}, not {player!r}")
+        table = self.table
+        groups: dict[tuple, list[Card]] = {}
+        for card in self._places():
+            if not table.can_see(card, player):
+                groups.setdefault(card.look, []).append(card)
+        return list(groups.values())
+
+    def determinize(self, player: int, seed: int, log: bool = True, hidden: list[list[Card]] | None = None) -> Game:
         """A world `player` cannot tell from this one: every card they can neither see nor
         remember is dealt again at random among the places of such cards (a card only where a
         card of its kind with the same back was), everywhere in the state but the log; what is
@@ -375,17 +387,11 @@ class Game:
         (not on which card was where), the world's seed is `seed`, it has no past decisions,
         and in its log a card this player did not see is a stand-in with the same back. Without
         `log` the world has no past log at all (nor forced choices): for searches, which read
-        none, it saves rewriting it."""
-        if not isinstance(player, int) or not 1 <= player <= len(self.players):
-            raise IllegalMove(f"determinize() needs a player from 1 to {len(self.players)}, not {player!r}")
-        table = self.table
-        groups: dict[tuple, list[Card]] = {}  # hidden cards by kind and back, in the order of their places
-        for card in self._places():
-            if not table.can_see(card, player):
-                groups.setdefault(card.look, []).append(card)
+        none, it saves rewriting it. `hidden`: `hidden(player)` at this position, if known (a
+        search deals many worlds at one position)."""
         rng = random.Random(seed)
         cards: dict[Card, Card] = {}
-        for group in groups.values():
+        for group in hidden if hidden is not None else self.hidden(player):
             dealt = sorted(group, key=lambda c: c.index)
             rng.shuffle(dealt)
             cards.update((a, b) for a, b in zip(group, dealt) if a is not b)
