@@ -137,7 +137,7 @@ def test_compare_plays_the_variants_in_turns_and_the_same_on_any_number_of_jobs(
     from engine.analysis.workers import play_side_by_side
 
     specs = [RunSpec.of(RULES, 4, RANDOM4, v.options, 5, None) for v in (variant("expert", expert="true"), variant("plain"))]
-    order = [(side, record["game"]) for side, record in play_side_by_side(specs, [1, 2, 3], 1, [RULES, RULES])]
+    order = [(side, record["game"]) for side, record in play_side_by_side(specs, [[1, 2, 3]] * 2, 1, [RULES, RULES])]
     assert order == [(0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3)]
     one = compare(variant("expert", expert="true"), variant("plain"), 4, 12, 5, RANDOM4, None, jobs=1)
     two = compare(variant("expert", expert="true"), variant("plain"), 4, 12, 5, RANDOM4, None, jobs=2)

@@ -114,9 +114,10 @@ def test_jobs_from_python_give_the_same_records(uninterrupted, monkeypatch, thre
 def test_chunks_are_sized_by_the_pace_of_the_games():
     """A game a chunk until the pace is known; then about CHUNK_SECONDS of play a chunk, and never
     more than about 8 chunks a job: long games then reach the progress bar as they end, not a
-    chunk of 25 later (a time left 30-40% too long, in a run of 2-second games)."""
+    chunk of 25 later (a time left 30-40% too long, in a run of 2-second games). Runs of
+    several sides (compare, ladder) take the same game numbers in turns."""
     pace = [None]
-    parts = workers.paced_chunks(list(range(1, 1001)), 2, 2, lambda: pace[0])
+    parts = workers.paced_chunks([list(range(1, 1001))] * 2, 2, lambda: pace[0])
     assert [next(parts) for _ in range(2)] == [(0, [1]), (1, [1])]
     pace[0] = workers.CHUNK_SECONDS / 5
     assert [next(parts) for _ in range(2)] == [(0, [2, 3, 4, 5, 6]), (1, [2, 3, 4, 5, 6])]
@@ -125,7 +126,9 @@ def test_chunks_are_sized_by_the_pace_of_the_games():
     assert side == 0 and part[0] == 7 and len(part) == workers.chunk_size(2000, 2) == workers.CHUNK_MAX
     pace[0] = 10.0
     assert [part for _, part in itertools.islice(parts, 1, 3)] == [[7 + workers.CHUNK_MAX]] * 2
-    assert [part for _, part in workers.paced_chunks([1, 2, 3], 1, 2, lambda: 1e-5)] == [[1], [2], [3]]
+    assert [part for _, part in workers.paced_chunks([[1, 2, 3]], 2, lambda: 1e-5)] == [[1], [2], [3]]
+    uneven = workers.paced_chunks([[1, 2, 3], [1, 2]], 1, lambda: workers.CHUNK_SECONDS / 2)
+    assert list(uneven) == [(0, [1]), (1, [1]), (0, [2]), (1, [2]), (0, [3])]
 
 
 def test_a_killed_run_goes_on_where_it_stopped(tmp_path, uninterrupted):

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from ..rules.ruleset import Ruleset
 from .progress import progress_display
 from .run import DECISION_CAP, RunSpec
-from .simulate import end_reasons, simulate, win_share
+from .simulate import end_reasons, win_share
 from .stats import detectable, summary, wilson
 
 
@@ -42,7 +42,7 @@ def compare(changed: Variant, base: Variant, players: int, games: int, seed: int
     # One bar, whose time left is the whole job's; the variants are played in turns, so that
     # a variant with longer games does not make the time left wrong while it plays alone.
     with progress_display(progress, 2 * games) as advance, \
-            closing(play_side_by_side(specs, list(range(1, games + 1)), jobs, [v.ruleset for v in variants])) as played:
+            closing(play_side_by_side(specs, [list(range(1, games + 1))] * 2, jobs, [v.ruleset for v in variants])) as played:
         for side, record in played:
             records[side][record["game"]] = record
             advance()
@@ -125,28 +125,39 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
     share of the games won by the row agent's seats (shared wins in part); 50% is even. It also
     counts the games stopped by the decision cap (scored as they stood) and the failed ones (not
     in the share), which the text points out."""
+    from .workers import play_side_by_side  # here, not above: multiprocessing costs every command 7 ms to import
+
     matrix: dict[str, dict[str, dict[str, float]]] = {a: {} for a in agents}
     pairs = list(itertools.combinations(agents, 2))
-    with progress_display(progress, games * len(pairs)) as advance:  # one bar: the whole ladder's time left
-        for a, b in pairs:
-            wins, played, capped, failed = 0.0, 0, 0, 0
-            for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)):
-                if count == 0:
+    runs = [(a, b, first, second, count) for a, b in pairs
+            for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)) if count]
+    seats = [[first if i % 2 == 0 else second for i in range(players)] for _, _, first, second, _ in runs]
+    specs = [RunSpec.of(ruleset, players, s, options, seed, max_decisions) for s in seats]
+    records: list[list[dict[str, Any]]] = [[] for _ in runs]
+    # One bar for the whole ladder; every pair's games in turns, so that a pair of slower
+    # agents does not make the time left wrong while it plays alone.
+    with progress_display(progress, games * len(pairs)) as advance, \
+            closing(play_side_by_side(specs, [list(range(1, run[4] + 1)) for run in runs], jobs,
+                                      [ruleset] * len(runs))) as stream:
+        for side, record in stream:
+            records[side].append(record)
+            advance()
+    for a, b in pairs:
+        wins, played, capped, failed = 0.0, 0, 0, 0
+        for run, kept, seated in zip(runs, records, seats):
+            if run[:2] != (a, b):
+                continue
+            for record in kept:
+                if "error" in record:
+                    failed += 1
                     continue
-                seats = [first if i % 2 == 0 else second for i in range(players)]
-                run = simulate(ruleset, players, count, seed, options, seats=seats, max_decisions=max_decisions,
-                               jobs=jobs, advance=advance)
-                for record in run["results"]:
-                    if "error" in record:
-                        failed += 1
-                        continue
-                    played += 1
-                    capped += record["end_reason"] == DECISION_CAP
-                    wins += sum(win_share(record, f"P{i + 1}") for i in range(players) if seats[i] == a)
-            low, high = wilson(wins, played)
-            counts = {"games": played, "capped": capped, "failed": failed}
-            matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, **counts}
-            matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, **counts}
+                played += 1
+                capped += record["end_reason"] == DECISION_CAP
+                wins += sum(win_share(record, f"P{i + 1}") for i in range(players) if seated[i] == a)
+        low, high = wilson(wins, played)
+        counts = {"games": played, "capped": capped, "failed": failed}
+        matrix[a][b] = {"share": wins / played if played else 0.0, "low": low, "high": high, **counts}
+        matrix[b][a] = {"share": 1 - matrix[a][b]["share"], "low": 1 - high, "high": 1 - low, **counts}
     return {"players": players, "agents": agents, "games": games, "seed": seed, "options": options,
             "matrix": matrix}
 

@@ -65,18 +65,23 @@ def chunks(games: list[int], jobs: int) -> list[list[int]]:
     return [games[i:i + size] for i in range(0, len(games), size)]
 
 
-def paced_chunks(games: list[int], sides: int, jobs: int,
-                 pace: Callable[[], float | None]) -> Iterator[tuple[int, list[int]]]:
-    """Chunks of `games`, each for every side (0 to `sides` - 1) in turn, of chunk_size games
-    at most and of about CHUNK_SECONDS of play by `pace()`, the seconds a game takes a process
-    (None: not known yet, a game a chunk). Made as they are sent, so that the pace is the latest."""
-    most, at = chunk_size(len(games) * sides, jobs), 0
-    while at < len(games):
+def paced_chunks(games: list[list[int]], jobs: int, pace: Callable[[], float | None]) -> Iterator[tuple[int, list[int]]]:
+    """Chunks of the games of every side (`games[side]`: its game numbers), game numbers in
+    turn: a chunk of numbers for each side that has them, then the next, each of chunk_size
+    games at most and of about CHUNK_SECONDS of play by `pace()`, the seconds a game takes a
+    process (None: not known yet, a game a chunk). Made as they are sent, so that the pace is
+    the latest."""
+    owned = [set(numbers) for numbers in games]
+    every = sorted(set().union(*owned))
+    most, at = chunk_size(sum(map(len, games)), jobs), 0
+    while at < len(every):
         per_game = pace()
         size = 1 if per_game is None else max(1, min(most, int(CHUNK_SECONDS / max(per_game, 1e-6))))
-        part, at = games[at:at + size], at + size
-        for side in range(sides):
-            yield side, part
+        numbers, at = every[at:at + size], at + size
+        for side, own in enumerate(owned):
+            part = [n for n in numbers if n in own]
+            if part:
+                yield side, part
 
 
 def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: str = "local",
@@ -90,24 +95,25 @@ def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: s
         return
     if backend != "local":
         raise EngineError(f"unknown backend '{backend}'; use local or ray")
-    for _, record in play_side_by_side([spec], games, jobs, [ruleset]):
+    for _, record in play_side_by_side([spec], [games], jobs, [ruleset]):
         yield record
 
 
-def play_side_by_side(specs: list[RunSpec], games: list[int], jobs: int | None = 1,
+def play_side_by_side(specs: list[RunSpec], games: list[list[int]], jobs: int | None = 1,
                       rulesets: list[Ruleset | None] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The same `games` under each of `specs`, as (index of the spec, record), played in turns:
-    game by game (or chunk by chunk on `jobs` processes), every spec's before the next. So the
-    runs advance together, and the time the first games took tells how long the rest will take
-    (run one after the other, the slower run would skew that guess while it went first)."""
+    """The games of several runs (`games[i]`: the game numbers of `specs[i]`), as (i, record),
+    played in turns: game 1 of every run that has it, then game 2... (or chunk by chunk on
+    `jobs` processes). So the runs advance together, and the time the first games took tells
+    how long the rest will take: run one after the other, a run of slower games (other bots,
+    another variant) would make that guess wrong while it went first."""
     jobs = jobs or os.cpu_count() or 1
     given = [r if r is not None and r.digest == s.digest else None
              for s, r in zip(specs, rulesets or [None] * len(specs))]
-    if jobs <= 1 or len(games) * len(specs) <= 1:
-        rules = [r or ruleset_of(s) for s, r in zip(specs, given)]
-        for n in games:
-            for i, spec in enumerate(specs):
-                yield i, play_game(rules[i], spec, n)
+    if jobs <= 1 or sum(map(len, games)) <= 1:
+        rules = [(r or ruleset_of(s)) if numbers else None for s, r, numbers in zip(specs, given, games)]
+        for side, part in paced_chunks(games, 1, lambda: None):
+            for n in part:
+                yield side, play_game(rules[side], specs[side], n)
         return
     yield from _processes(specs, games, jobs, given)
 
@@ -126,7 +132,7 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _processes(specs: list[RunSpec], games: list[int], jobs: int,
+def _processes(specs: list[RunSpec], games: list[list[int]], jobs: int,
                rulesets: list[Ruleset | None]) -> Iterator[tuple[int, dict[str, Any]]]:
     """The games of every spec in paced chunks on a pool of `jobs` processes, 2 a process in
     flight at a time (not all at once: a million games need not be queued up front)."""
@@ -140,14 +146,14 @@ def _processes(specs: list[RunSpec], games: list[int], jobs: int,
     # and warns of "leaked semaphore objects": that is the cleaning up, not a leak; keep it quiet.
     if TRACKER_QUIET not in sys.warnoptions:
         sys.warnoptions.append(TRACKER_QUIET)
-    jobs = min(jobs, len(games) * len(specs))
+    jobs = min(jobs, sum(map(len, games)))
     executor = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_start_worker)
     started, played = time.perf_counter(), 0
 
     def pace() -> float | None:
         return (time.perf_counter() - started) * jobs / played if played else None
 
-    waiting = paced_chunks(games, len(specs), jobs, pace)
+    waiting = paced_chunks(games, jobs, pace)
     finished = False
 
     def submit(count: int) -> dict[Any, int]:
