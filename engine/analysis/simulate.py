@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sys
 import time
-from contextlib import closing, nullcontext
+from contextlib import closing
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from ..players.loop import play
 from ..rules.ruleset import Ruleset
@@ -68,8 +68,7 @@ def totals(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[str, Any],
              progress: TextIO | None = None, seats: list[str] | None = None,
              max_decisions: int | None = MAX_DECISIONS, jobs: int | None = 1, backend: str = "local",
-             address: str | None = None, out: str | Path | None = None,
-             advance: Callable[[], None] | None = None) -> dict[str, Any]:
+             address: str | None = None, out: str | Path | None = None) -> dict[str, Any]:
     """Play `games` games between the bots of `seats` (agents.make_agent; default: random
     for every seat); return per-game results (records, in game order) and totals.
 
@@ -80,9 +79,7 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     `jobs` processes play the games (1: this one; None: one a core; with `backend` "ray", Ray
     tasks on the cluster at `address` or on a local Ray); the results are the same. With `out`,
     a JSON Lines file, each record is appended as its game ends, and the games already in the
-    file (of the same run) are not played again. `progress`: a stream to show progress on; or
-    `advance`, called once a game, the progress of a larger job this run is part of (`compare`
-    and `ladder` show one bar, whose time left is that of the whole job)."""
+    file (of the same run) are not played again. `progress`: a stream to show progress on."""
     from .workers import play_games  # here, not above: multiprocessing costs every command 7 ms to import
 
     spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions)
@@ -91,7 +88,7 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     todo = [n for n in range(1, games + 1) if n not in records]
     started = time.perf_counter()
     try:
-        with (nullcontext(advance) if advance else progress_display(progress, games, games - len(todo))) as step, \
+        with progress_display(progress, games, games - len(todo)) as step, \
                 closing(play_games(spec, todo, jobs, backend, address, ruleset)) as played:
             for record in played:
                 if file:
