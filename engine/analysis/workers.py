@@ -71,15 +71,16 @@ def paced_chunks(games: list[list[int]], jobs: int, pace: Callable[[], float | N
     games at most and of about CHUNK_SECONDS of play by `pace()`, the seconds a game takes a
     process (None: not known yet, a game a chunk). Made as they are sent, so that the pace is
     the latest."""
-    owned = [set(numbers) for numbers in games]
-    every = sorted(set().union(*owned))
+    # (One run: its own list, as it is; a million games need no set of their numbers.)
+    owned = [set(numbers) for numbers in games] if len(games) > 1 else [None]
+    every = sorted(set().union(*owned)) if len(games) > 1 else games[0]
     most, at = chunk_size(sum(map(len, games)), jobs), 0
     while at < len(every):
         per_game = pace()
         size = 1 if per_game is None else max(1, min(most, int(CHUNK_SECONDS / max(per_game, 1e-6))))
         numbers, at = every[at:at + size], at + size
         for side, own in enumerate(owned):
-            part = [n for n in numbers if n in own]
+            part = numbers if own is None else [n for n in numbers if n in own]
             if part:
                 yield side, part
 
