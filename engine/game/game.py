@@ -367,7 +367,7 @@ class Game:
         """The cards `player` can neither see nor remember, by kind and back, each group in the
         order of their places: what `determinize` deals again."""
         if not isinstance(player, int) or not 1 <= player <= len(self.players):
-            raise IllegalMove(f"determinize() needs a player from 1 to {len(self.players)}, not {player!r}")
+            raise IllegalMove(f"hidden() and determinize() need a player from 1 to {len(self.players)}, not {player!r}")
         table = self.table
         groups: dict[tuple, list[Card]] = {}
         for card in self._places():
