@@ -50,7 +50,7 @@ counts: Counter[str] = Counter()
 _CACHED = 16  # positions kept
 _SEARCHED: OrderedDict[tuple, _Position] = OrderedDict()
 _VERDICTS: OrderedDict[tuple, str] = OrderedDict()  # "free" or not, at decisions 0, 1, 2, 4, 8...
-_LAST: dict[tuple[int, int], list] = {}  # by game object and player (_here)
+_LAST: dict[tuple[int, int], _Here] = {}  # by game object and player
 _PROBES = 2  # random deals that must agree before a position counts as free
 _THIN = 8  # swaps tried between two deals kept, at most
 _DRAWS = 6  # changes to what the draws of a random deal drew, at most, before its shuffles are searched
@@ -75,28 +75,43 @@ def world(game: Game, player: int, seed: int, log: bool, observe: Observe) -> Ga
     """A world `player` cannot tell from `game`: dealt as all they observed allows, else as
     `Game.determinize` deals it. Which of the deals found it is depends on `seed` alone."""
     here = _here(game, player, observe)
-    found = here[3]
+    found = here.found
     if type(found) is str:
         counts[found] += 1
-        if here[4] is None:
-            here[4] = game.hidden(player)
-        return game.determinize(player, seed, log, here[4])
+        if here.hidden is None:
+            here.hidden = game.hidden(player)
+        return game.determinize(player, seed, log, here.hidden)
     counts["belief"] += 1
     deal = found.deals[seed % len(found.deals)]
     cards = {a: b for a, b in zip(found.hidden, deal) if a is not b}
     return game.dealt(player, cards, random.Random(random.Random(seed).getrandbits(64)), seed, log)
 
 
-def _here(game: Game, player: int, observe: Observe) -> list:
-    """[the game, by a weak reference; its list of decisions; their number; the deals for
-    `player` at this position, or why there are none; the hidden cards `determinize` deals,
-    once asked]. A search asks for a world many times a decision: this is kept for the game
-    object as it stands (a restore, as undo does, gives it a new list of decisions)."""
+class _Here:
+    """What a search keeps for one player at one position of a game: the deals found there (or
+    why there are none), and the hidden cards `determinize` deals, once asked. A search asks
+    for a world many times a decision."""
+
+    __slots__ = ("game", "decisions", "count", "found", "hidden")
+
+    def __init__(self, game: Game, found: _Position | str):
+        self.game = weakref.ref(game)
+        self.decisions, self.count = game.decisions, len(game.decisions)
+        self.found, self.hidden = found, None
+
+    def holds(self, game: Game) -> bool:
+        """Whether this is still `game`'s position: the same object, with the same list of
+        decisions (a restore, as undo does, gives it a new one) and as many of them."""
+        return self.game() is game and self.decisions is game.decisions and self.count == len(game.decisions)
+
+
+def _here(game: Game, player: int, observe: Observe) -> _Here:
+    """What is kept for `player` at this position of `game`, found anew if it moved on."""
     mark = (id(game), player)
     last = _LAST.get(mark)
-    if last is not None and last[0]() is game and last[1] is game.decisions and last[2] == len(game.decisions):
+    if last is not None and last.holds(game):
         return last
-    here = [weakref.ref(game), game.decisions, len(game.decisions), _find(game, player, observe), None]
+    here = _Here(game, _find(game, player, observe))
     if len(_LAST) >= _CACHED:
         _LAST.clear()
     _LAST[mark] = here
