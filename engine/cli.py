@@ -11,7 +11,6 @@ import json
 import signal
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
@@ -100,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--json", action="store_true", help="print the same facts as one JSON object")
 
     def game_args(sp: argparse.ArgumentParser, resumable: bool = False,
-                  default_seed: str = "from the clock") -> None:
+                  default_seed: str = "a new secret one, shown with the results") -> None:
         if resumable:
             sp.add_argument("ruleset", metavar="RULESET", nargs="?",
                             help=f"{RULESET_HELP} (with --resume: instead of the one named in the save)")
@@ -333,18 +332,13 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _clock_seed() -> int:
-    return int(time.time()) % 1_000_000
-
-
-def _setup(args: argparse.Namespace, default_seed: Callable[[], int] = _clock_seed
-           ) -> tuple[Ruleset, int, dict[str, Any], int]:
+def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]:
     ruleset = load_ruleset(args.ruleset, args.extensions)
     players = args.players if args.players is not None else ruleset.players[0]
     if players not in ruleset.players:
         raise EngineError(f"{ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
     options = _options(ruleset, args.option, players)
-    seed = args.seed if args.seed is not None else default_seed()
+    seed = args.seed if args.seed is not None else secret_seed()
     return ruleset, players, options, seed
 
 
@@ -402,7 +396,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume:
         game, seats = _resumed(args)
     else:
-        ruleset, players, options, seed = _setup(args, default_seed=secret_seed)
+        ruleset, players, options, seed = _setup(args)
         seats = _seats(args.seats, players)
         # A seed of the user's own choice may be shown; a secret one only when the game is over.
         print(f"{ruleset.name}: {players} players"

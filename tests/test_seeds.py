@@ -3,12 +3,14 @@ nobody at the table can work out, and a seed given with --seed plays as simulate
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 
 from engine.game.game import Game
-from engine.game.seeds import SEED_LIMIT, bots_seed
+from engine.analysis.run import game_seed
+from engine.game.seeds import SEED_LIMIT, bots_seed, seat_seed
 from engine.players.agents import make_agents
 from engine.players.loop import play
 from engine.rules.ruleset import load_ruleset
@@ -90,14 +92,15 @@ def test_simulate_results_are_the_same_as_before():
     (Game 1's scores changed once since, with the seeds the same: the greedy seat's worlds
     agree with what its player observed, game/belief.py; game 2's when random_choice in the
     replays behind those worlds stopped following the real seed. With belief off, `replays: 0`,
-    the scores are the same before and after that.)"""
+    the scores are the same before and after that. Every game changed when game and bot seeds
+    became keyed hashes, 64 bits wide, that an agent cannot search back to the game's seed.)"""
     proc = engine("simulate", TRICK, "--players", "3", "--games", "3", "--seed", "3", "--jobs", "1", "--json",
                   "--seats", "random,greedy,random")
     results = json.loads(proc.stdout)["results"]
     assert [(r["seed"], r["scores"], r["decisions"]) for r in results] == [
-        (200712146, {"P1": 250, "P2": 330, "P3": 240}, 66),
-        (1618217437, {"P1": 250, "P2": 400, "P3": 470}, 66),
-        (17376011, {"P1": 250, "P2": 550, "P3": 140}, 65)]
+        (1925817702541992789, {"P1": 270, "P2": 480, "P3": 240}, 66),
+        (8061363426817921681, {"P1": 290, "P2": 380, "P3": 440}, 66),
+        (17998959872279943695, {"P1": 300, "P2": 250, "P3": 570}, 70)]
 
 
 @pytest.mark.parametrize("args", [
@@ -116,3 +119,16 @@ def test_a_seed_out_of_range_is_refused_with_a_clear_message(args, tiny):
 def test_the_largest_seed_plays(tiny):
     proc = engine("play", tiny, "--seats", "random,random", "--seed", str(SEED_LIMIT - 1))
     assert proc.returncode == 0 and f"Seed: {SEED_LIMIT - 1}" in proc.stdout
+
+
+def test_a_bots_seed_tells_nothing_of_its_games_seed_nor_of_another_seats():
+    """Seat i's bot was seeded with game_seed*7919+i+1: (seed-1)//7919 gave the game's seed, and
+    with it every hidden card and every future draw. Now each is a keyed hash (an HMAC)."""
+    game = game_seed(3, 0)
+    seats = [seat_seed(game, i) for i in range(4)]
+    assert len(set(seats)) == 4 and game not in seats
+    assert all(s // 7919 not in (game, game - 1) and s - game not in range(-8, 8) for s in seats)
+    assert all(seats[i + 1] - seats[i] != 1 for i in range(3))  # not consecutive
+    assert game >= 2**31 or game_seed(3, 1) >= 2**31  # 64 bits wide: not searched through in seconds
+    agents = make_agents(["random"] * 2, 5)
+    assert [a.rng.getstate() for a in agents] == [random.Random(seat_seed(5, i)).getstate() for i in range(2)]

@@ -8,21 +8,22 @@ runfile.py).
 """
 from __future__ import annotations
 
-import random
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import EngineError
 from ..game.game import Game
+from ..game.seeds import derived_seed
 from ..players.agents import make_agents
 from ..players.loop import play
 from ..rules.ruleset import Ruleset
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` (from 0) of a simulation: derived from the one simulation seed."""
-    return random.Random(seed * 1_000_003 + index).randrange(2**31)
+    """The seed of game `index` (from 0) of a simulation: a keyed hash of the one simulation
+    seed, 64 bits wide, so that its bots' seeds (`seat_seed`) cannot be searched back to it."""
+    return derived_seed(seed, "game", index)
 
 
 DECISION_CAP = "decision cap"  # the end reason simulate() reports for a game stopped by max_decisions

@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol, TextIO
 
 from ..core.errors import EngineError, suggest
 from ..game.saves import SaveRequest
+from ..game.seeds import seat_seed
 from ..game.view import PlayerView
 from .screen import (Line, card_lines, decision_screen, heading, log_items, named_cards, news_heading, option_order,
                      own_lines, table_blocks)
@@ -338,6 +339,6 @@ def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgen
 
 def make_agents(seats: list[str], seed: int, make_human: Callable[[], Agent] = HumanAgent,
                 defaults: dict[str, dict[str, Any]] | None = None) -> list[Agent]:
-    """Agents for the seats (with the ruleset's `bots:` defaults); each bot's seed derives from
-    the game seed and its seat."""
-    return [make_agent(seat, seed * 7919 + i + 1, make_human, defaults) for i, seat in enumerate(seats)]
+    """Agents for the seats (with the ruleset's `bots:` defaults); each bot's seed is a keyed
+    hash of `seed` and its seat (`seat_seed`)."""
+    return [make_agent(seat, seat_seed(seed, i), make_human, defaults) for i, seat in enumerate(seats)]
