@@ -13,14 +13,18 @@ from __future__ import annotations
 import io
 import json
 import random
+import types
+from typing import Any
 
 import pytest
 
 import engine.cli as cli
 from engine.core.errors import EngineError
+from engine.core.board import Place
+from engine.core.table import Card, Player, Zone
 from engine.game.game import Game
 from engine.game.view import render, view
-from engine.rules.ruleset import load_ruleset
+from engine.rules.ruleset import Ruleset, load_ruleset
 
 from conftest import ROOT, RULESETS, position_with_secrets, random_play_options, swap, unseen_pairs
 
@@ -90,3 +94,57 @@ def test_cards_a_seat_never_saw_change_nothing_it_is_told(path, players, monkeyp
         pairs = unseen_pairs(game, seat)
         for a, b in random.Random(seat).sample(pairs, k=min(PAIRS_AT_THE_END, len(pairs))):
             check_seat(game, seat, a, b, monkeypatch, capsys)
+
+
+def public(value: Any, seen: dict[int, int]) -> Any:
+    """Everything reachable from `value` through public attributes (names without a leading
+    underscore, properties too), as plain data to compare: cards, zones and other identities
+    of the ruleset by their type and number, the ruleset itself by identity (worlds share it),
+    an object met before by the order it was first met in."""
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str, bytes):
+        return value
+    if kind in (Card, Zone, Place, Player):
+        return kind.__name__, getattr(value, "index", getattr(value, "id", value))
+    if isinstance(value, Ruleset):
+        return "the ruleset", id(value)
+    if id(value) in seen:
+        return "met before", seen[id(value)]
+    seen[id(value)] = len(seen)
+    if isinstance(value, random.Random):
+        return "generator", value.getstate()
+    if kind in (list, tuple):
+        return [public(v, seen) for v in value]
+    if isinstance(value, dict):
+        return [(public(k, seen), public(v, seen)) for k, v in value.items()]
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(public(v, seen)) for v in value)
+    if isinstance(value, types.MethodType):
+        return "method", value.__func__.__qualname__, public(value.__self__, seen)
+    if callable(value) and not hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"):
+        return "function", getattr(value, "__qualname__", repr(kind))
+    names = [n for cls in kind.__mro__ for n in getattr(cls, "__slots__", ())] + list(getattr(value, "__dict__", {}))
+    names += [n for n in dir(kind) if isinstance(getattr(kind, n, None), property)]
+    shown = {}
+    for name in dict.fromkeys(names):
+        if not name.startswith("_"):
+            try:
+                shown[name] = public(getattr(value, name), seen)
+            except Exception as exc:  # a property that cannot be read here is compared as what it raises
+                shown[name] = "raises", type(exc).__name__
+    return kind.__name__, shown
+
+
+@pytest.mark.parametrize("path, players", CASES)
+def test_worlds_of_a_position_and_of_it_with_unseen_cards_swapped_are_the_same_throughout(path, players):
+    """Not only the view of a world: the whole world, everything an agent can reach from it
+    through public attributes (its table, counters, log, forced choices, frames, generator)."""
+    rules = load_ruleset(ROOT / path)
+    game, (a, b) = position_with_secrets(rules, players, random_play_options(rules, players))
+    seat = game.current_player
+    swapped = game.clone()
+    swap(swapped, a, b)
+    for seed in (1, 2):
+        worlds = [view(g, seat).world(seed) for g in (game, swapped)]
+        assert public(worlds[0], {}) == public(worlds[1], {}), (a, b)
+        assert all(f.player == seat for f in worlds[0].forced)  # nobody else's forced choices

@@ -419,6 +419,11 @@ class Game:
         for card in table.cards:
             stand_in.setdefault(card.look, card)
         world.log = [_told(entry, player, stand_in) if entry.private else entry for entry in self.log]
+
+        def told(value: Any) -> Any:  # a forced choice's value or prompt part, as `player` sees it now
+            return _stand_ins(value, stand_in, lambda card: table.can_see(card, player))
+        world.forced = [Forced(f.at, f.player, told(f.value), tuple(map(told, f.prompt)))
+                        for f in self.forced if f.player == player]
         return world
 
     def _places(self) -> Iterator[Card]:
@@ -638,11 +643,15 @@ def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry
     parts = entry.parts
     if not any(seen is not None and player not in seen for _, seen in parts):
         return entry
+    return LogEntry(tuple((_stand_ins(v, stand_in) if seen is not None and player not in seen else v, seen)
+                          for v, seen in parts))
 
-    def told(value: Any) -> Any:
-        if type(value) is Card:
-            return stand_in[value.look]
-        if type(value) is Text:
-            return value.relabelled({c: stand_in[c.look] for c in value.cards()})
-        return value
-    return LogEntry(tuple((told(v) if seen is not None and player not in seen else v, seen) for v, seen in parts))
+
+def _stand_ins(value: Any, stand_in: dict[tuple, Card], keep: Callable[[Card], bool] = lambda card: False) -> Any:
+    """`value` with every card in it (a card, or the cards of a text) that `keep` refuses
+    replaced by the stand-in of its look."""
+    if type(value) is Card:
+        return value if keep(value) else stand_in[value.look]
+    if type(value) is Text:
+        return value.relabelled({c: stand_in[c.look] for c in value.cards() if not keep(c)})
+    return value
