@@ -61,6 +61,10 @@ procedures:
     params: [c]
     do: |
       reveal(c, c)
+  ask_cards:
+    params: [cards]
+    do: |
+      let answer = choose(cards, ["yes", "no"], "Sure?")
 setup: |
   deal(bag, hand[1], 2)
   deal(bag, hand[2], 2)
@@ -152,6 +156,18 @@ def test_an_error_names_a_card_only_when_everyone_may_see_it(game, procedure, to
     with pytest.raises(EffectError) as public:
         game.run_procedure(procedure, [ruby])
     assert told.format("Ruby") in str(public.value)
+
+
+def test_an_error_naming_a_list_of_cards_names_each_only_when_everyone_may_see_it(game):
+    """A list (or table) of cards in a message was written by repr: every card by its name."""
+    ruby, garnet = card(game, "Ruby"), card(game, "Garnet")
+    with pytest.raises(EffectError) as hidden:
+        game.run_procedure("ask_cards", [[ruby, garnet]])
+    assert str(hidden.value).endswith("choose() needs a player, got [a face-down red card, a face-down red card] (in procedure ask_cards)")
+    put(game, "Ruby", zone(game, "shown"))
+    with pytest.raises(EffectError) as public:
+        game.run_procedure("ask_cards", [[ruby, garnet]])
+    assert str(public.value).endswith("choose() needs a player, got [Ruby, a face-down red card] (in procedure ask_cards)")
 
 
 def test_an_error_of_an_expression_outside_the_flow_is_told_the_same_way(tmp_path):

@@ -44,6 +44,9 @@ class Text(str):
                     merged.append((piece, "label"))
                 elif type(piece) is Zone and piece.holder is not None:
                     merged.extend(zone_text(piece).parts)
+                elif isinstance(piece, (list, tuple, set, frozenset, dict)):  # never a card by repr
+                    named = card_text(piece)
+                    merged.extend(named.parts if type(named) is Text else (named,))
                 else:
                     merged.append(str(piece))
         if all(type(p) is str for p in merged):
@@ -101,7 +104,26 @@ def card_text(value: Any) -> Any:
         return f"the place {value.label}"
     if type(value) is Board:
         return f"the board {value.name}"
+    if isinstance(value, (list, tuple, set, frozenset, dict)):  # its cards as cards, never by repr
+        return _container_text(value)
     return repr(value)
+
+
+_BRACKETS = {list: "[]", tuple: "()", set: "{}", frozenset: "{}", dict: "{}"}
+
+
+def _container_text(value: list | tuple | set | frozenset | dict) -> Any:
+    """A list, tuple, set or table as Python writes it, each card in it as a card (Text), so a
+    reader who may not see a card is not told its name."""
+    items = [Text((card_text(k), ": ", card_text(v))) for k, v in value.items()] if isinstance(value, dict) \
+        else [card_text(v) for v in value]
+    opening, closing = next(b for t, b in _BRACKETS.items() if isinstance(value, t))
+    pieces: list = [opening]
+    for i, item in enumerate(items):
+        pieces += [", "] * (i > 0) + [item]
+    if type(value) is tuple and len(items) == 1:
+        pieces.append(",")
+    return Text([*pieces, closing])
 
 
 def zone_text(zone: Zone) -> Any:
