@@ -117,11 +117,12 @@ def _parser() -> argparse.ArgumentParser:
     def run_args(sp: argparse.ArgumentParser, games: int, games_help: str,
                  jobs_help: str = "play on N processes (default: one a core)") -> None:
         """What the commands that play many bot games share: how many, how long, on how many processes."""
-        sp.add_argument("--games", "-g", type=int, default=games, help=f"{games_help} (default: {games})")
-        sp.add_argument("--max-decisions", type=int, default=MAX_DECISIONS, metavar="N",
+        sp.add_argument("--games", "-g", type=at_most(MOST_GAMES), default=games,
+                        help=f"{games_help} (default: {games})")
+        sp.add_argument("--max-decisions", type=at_most(MOST_DECISIONS), default=MAX_DECISIONS, metavar="N",
                         help=f"stop a game after N decisions, score it as it stands and count it as ended by "
                         f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
-        sp.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help=jobs_help)
+        sp.add_argument("--jobs", "-j", type=at_most(MOST_JOBS), default=None, metavar="N", help=jobs_help)
 
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
@@ -330,6 +331,26 @@ def cmd_schema(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     return 0
+
+
+# The largest counts the commands take: far beyond any useful run, small enough that a typo such
+# as --games 10000000000 is refused at once instead of planning for ever (or starting a process
+# per job).
+MOST_GAMES, MOST_DECISIONS, MOST_JOBS = 10_000_000, 1_000_000_000, 256
+
+
+def at_most(most: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no larger than `most` (each command checks its least)."""
+    def whole(text: str) -> int:
+        text = text.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+            shown = text if len(text) <= 24 else text[:24] + "..."
+            raise argparse.ArgumentTypeError(f"'{shown}' is not a whole number of at most {most:,}")
+        if int(text) > most:
+            raise argparse.ArgumentTypeError(f"{text} is too many: at most {most:,}")
+        return int(text)
+    return whole
 
 
 def _setup(args: argparse.Namespace) -> tuple[Ruleset, int, dict[str, Any], int]:

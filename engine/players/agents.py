@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import random
 import sys
@@ -260,13 +261,28 @@ def _builtin_kinds() -> dict[str, Callable[..., Agent]]:
     return {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent, "scout": ScoutAgent}
 
 
-def _number(text: str) -> int | float | str:
+# The largest number a seat's parameter takes: far beyond any useful search (a million worlds or
+# iterations a decision), so that a typo such as worlds=100000000000 is refused, not played for ever.
+MOST_PARAMETER = 1_000_000
+
+
+def _number(seat: str, name: str, text: str) -> int | float | str:
+    """A parameter's value: a number where it reads as one (finite, at most MOST_PARAMETER
+    either way), else the text."""
     for kind in (int, float):
         try:
-            return kind(text)
+            value = kind(text)
         except ValueError:
-            pass
+            continue
+        if not math.isfinite(value) or abs(value) > MOST_PARAMETER:
+            raise EngineError(f"seat '{_short(seat)}': {name}={_short(text)} is out of range; a parameter is a "
+                              f"number from -{MOST_PARAMETER:,} to {MOST_PARAMETER:,}")
+        return value
     return text
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
@@ -281,7 +297,7 @@ def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
         if not eq or not name.strip():
             raise EngineError(f"seat '{text}': '{part}' is not a parameter; write name=value, "
                               "e.g. mcts:iterations=400")
-        params[name.strip()] = _number(value.strip())
+        params[name.strip()] = _number(text, name.strip(), value.strip())
     if not kind:
         raise EngineError(f"seat '{text}' names no kind of player")
     return kind, params
@@ -297,6 +313,8 @@ def _agent_class(kind: str) -> Callable[..., Agent]:
         raise EngineError(f"unknown seat kind '{kind}'{suggest(kind, [*kinds, 'human'])}; use "
                           f"{', '.join([*kinds, 'human'])}, FILE.py:CLASS or MODULE:CLASS")
     where, _, class_name = kind.rpartition(":")
+    if not where.endswith(".py") and not all(part.isidentifier() for part in where.split(".")):
+        raise EngineError(f"seat '{kind}': '{where}' is neither a FILE.py nor a module name such as my_bots.greedy")
     try:
         if where.endswith(".py"):
             spec = importlib.util.spec_from_file_location(Path(where).stem, where)
@@ -310,9 +328,16 @@ def _agent_class(kind: str) -> Callable[..., Agent]:
             module = importlib.import_module(where)
     except ImportError as exc:
         raise EngineError(f"seat '{kind}': cannot import {where} ({exc})") from None
+    except SyntaxError as exc:
+        raise EngineError(f"{exc.filename or where}:{exc.lineno or 1}:{exc.offset or 1}: error: {exc.msg} "
+                          f"(seat '{kind}')") from None
+    except Exception as exc:  # the agent's own code failed as it loaded: its fault, told in one line
+        raise EngineError(f"seat '{kind}': loading {where} failed: {type(exc).__name__}: {exc}") from None
     found = getattr(module, class_name, None)
     if not isinstance(found, type):
         raise EngineError(f"seat '{kind}': {where} has no class {class_name}")
+    if not callable(getattr(found, "choose", None)):
+        raise EngineError(f"seat '{kind}': the class {class_name} has no method choose(view), which a player needs")
     return found
 
 
