@@ -15,7 +15,7 @@ from ..players.loop import play
 from ..rules.ruleset import Ruleset
 from .progress import progress_display
 from .run import DECISION_CAP, MAX_DECISIONS, RunSpec, game_seed, play_game
-from .runfile import RunFile
+from .runfile import RunFile, read_run
 
 # What engine.simulate held before the layers (docs/python-api.md) stays importable from here.
 __all__ = ["DECISION_CAP", "MAX_DECISIONS", "RunSpec", "game_seed", "play", "play_game", "simulate"]
@@ -96,6 +96,9 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
                 records[record["game"]] = record
                 step()
     except KeyboardInterrupt:
+        if file:  # counted on disk: Ctrl-C may come between a record's line and its note in `records`
+            file.close()
+            records = read_run(file.path)[1]
         raise Interrupted(sum(1 for n in records if n <= games), games, out) from None
     finally:
         if file:
