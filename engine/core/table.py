@@ -13,6 +13,7 @@ created or lost. Zones are ordered lists: index 0 is the first (top, front, left
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable
 
 PUBLIC, OWNER, OTHERS, HIDDEN = "public", "owner", "others", "hidden"
@@ -51,7 +52,8 @@ class Card:
     `look` what tells it from another card while it is face down: its kind and its back; `face`
     what tells it from another face up: what is printed on it, the same for copies (`count:`)."""
 
-    __slots__ = ("id", "index", "kind", "name", "props", "label", "back", "entry", "start", "texts", "look", "face")
+    __slots__ = ("id", "index", "kind", "name", "props", "_props", "label", "back", "entry", "start", "_texts",
+                 "look", "face")
 
     def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
                  back: dict[str, Any], entry: int, start: str):
@@ -59,14 +61,21 @@ class Card:
         self.index = index
         self.kind = kind
         self.name = name
-        self.props = props
+        self._props = props  # what rules read (generated code too): a plain dict is read fastest
+        self.props = MappingProxyType(props)  # what anyone else reads: it cannot be written through
         self.label = label
-        self.back = back
+        self.back = MappingProxyType(back)
         self.entry = entry
         self.start = start
-        self.texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
+        self._texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
         self.look = (kind, repr(sorted(back.items())))
         self.face = (self.look, label, repr(sorted(props.items())))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A card is read-only once made: every game of its ruleset holds the same object."""
+        if hasattr(self, "face"):  # the last attribute __init__ sets
+            raise AttributeError(f"the card {self.label} is read-only; '{name}' cannot be set")
+        object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return f"<{self.label}#{self.id}>"

@@ -58,9 +58,9 @@ class Text(str):
     @classmethod
     def of_card(cls, card: Card, what: str = "label") -> Text:
         """A card's label (or name) as text; made once a card, since rules read them often."""
-        made = card.texts.get(what)
+        made = card._texts.get(what)
         if made is None:
-            made = card.texts[what] = cls(((card, what),))
+            made = card._texts[what] = cls(((card, what),))
         return made
 
     def __getnewargs__(self) -> tuple:  # copies and pickles rebuild it from its parts

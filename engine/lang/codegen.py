@@ -32,7 +32,7 @@ _ENGINE_NAME = re.compile(r"_(r|b)_[a-z][a-z0-9_]*|_[kvtf][0-9]+")
 
 # Attributes that generated code may read or write, on the game and its table.
 ATTRIBUTES = frozenset({"table", "counters", "zones", "contents", "layout", "every", "index", "options", "get",
-                        "players", "steps", "props", "push"})
+                        "players", "steps", "_props", "push"})
 
 _NODES = (
     ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.Expr,

@@ -260,7 +260,7 @@ def evaluate(fn: Fn, g: Any, env: dict) -> Any:
 def get_attribute(g, obj: Any, name: str) -> Any:
     """Attribute access of the language: card properties, zone owner..."""
     if type(obj) is Card:
-        props = obj.props
+        props = obj._props
         if name in props:
             return props[name]
         if name == "zone":
@@ -937,7 +937,7 @@ class Compiler:
                                   f"{suggest(attr, self.names.properties | CARD_ATTRIBUTES)}")
         value = self._expr(obj)
         if type(value) is ast.Name and value.id in self.card_vars:  # a card's property: read it at once
-            props = _attr(_name(value.id), "props")
+            props = _attr(_name(value.id), "_props")
             return ast.IfExp(ast.Compare(_const(attr), [ast.In()], [props]), _item(props, _const(attr)),
                              _call("_r_attr", _name("g"), value, _const(attr)))
         return _call("_r_attr", _name("g"), value, _const(attr))

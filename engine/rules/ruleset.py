@@ -131,6 +131,14 @@ class Ruleset:
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
     _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
+    _loaded: bool = field(default=False, repr=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Once loaded, a ruleset is read-only: every game and every world of it shares it, so
+        one agent's write would change them all."""
+        if self._loaded:
+            raise AttributeError(f"the ruleset {self.name} is read-only once loaded; '{name}' cannot be set")
+        object.__setattr__(self, name, value)
 
     def layout(self, players: int) -> Layout:
         """The cards, zones and starting counters of a game of this ruleset for `players`."""
@@ -290,6 +298,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     ruleset.digest = digest.hexdigest()
     ruleset.loaded_as = str(path)
     ruleset.extensions = [str(e) for e in extensions]
+    ruleset._loaded = True
     return ruleset
 
 
