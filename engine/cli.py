@@ -28,6 +28,7 @@ from .game.seeds import bots_seed, secret_seed, seed_argument
 from .game.trial import terminal_problems
 from .game.view import render, view
 from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
+from .players.isolation import Isolation
 from .players.loop import play
 from .players.undo import UndoHistory
 from .rules import resources
@@ -123,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"stop a game after N decisions, score it as it stands and count it as ended by "
                         f"'decision cap': for rules that random players may never finish (default: {MAX_DECISIONS})")
         sp.add_argument("--jobs", "-j", type=at_most(MOST_JOBS), default=None, metavar="N", help=jobs_help)
+        sp.add_argument("--isolate", choices=("files", "all", "none"), default="files",
+                        help="which bots play in a process of their own, where they can reach nothing of the "
+                        "game but their view: those of FILE.py or MODULE seats (files, the default), all, or "
+                        "none (agents you trust, a little faster); see docs/python-api.md")
+        sp.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
+                        help="an isolated bot that takes longer over a decision gets a random option instead, "
+                        "and the run says so (default: 60)")
 
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
@@ -377,9 +385,20 @@ def _options(ruleset: Ruleset, items: list[str], players: int) -> dict[str, Any]
         raise EngineError(str(exc)) from None
 
 
-def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False) -> list[str]:
+def _isolation(args: argparse.Namespace, ruleset: Ruleset) -> Isolation | None:
+    """The seats --isolate puts in processes of their own, with --time-limit."""
+    if not 0 < args.time_limit <= MOST_DECISIONS:  # also refuses nan
+        raise EngineError("--time-limit must be a number of seconds above 0")
+    if args.isolate == "none":
+        return None
+    return Isolation(ruleset.loaded_as, list(ruleset.extensions), ruleset.digest, args.isolate, args.time_limit)
+
+
+def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False,
+           isolation: Isolation | None = None) -> list[str]:
     """The seats of --seats, else those of a save, else a person in seat 1 and mcts bots
-    (`bots`: random bots only, for simulations)."""
+    (`bots`: random bots only, for simulations); a seat `isolation` isolates is made in its
+    own process, to be checked, never here."""
     if text:
         seats = [s.strip() for s in text.split(",")]
     elif isinstance(saved, list) and len(saved) == players and all(isinstance(s, str) for s in saved):
@@ -391,7 +410,7 @@ def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False
     for seat in seats:
         if bots and parse_seat(seat)[0] == "human":
             raise EngineError("a simulation has no human seats; use random, greedy, mcts or MODULE:CLASS")
-    make_agents(seats, 0, make_human=lambda: None)  # every seat checked before the game starts
+    make_agents(seats, 0, make_human=lambda: None, isolation=isolation)  # every seat checked before the game starts
     return seats
 
 
@@ -495,14 +514,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise EngineError("--jobs must be at least 1")
     if args.address and args.backend != "ray":
         raise EngineError("--address is the address of a Ray cluster: use it with --backend ray")
-    seats = _seats(args.seats, players, bots=True)
+    isolation = _isolation(args, ruleset)
+    seats = _seats(args.seats, players, bots=True, isolation=isolation)
     for name in ("SIGTERM", "SIGHUP"):  # `kill` or a closed terminal stop the run as Ctrl-C does
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _interrupt)
     try:
         report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats,
                           max_decisions=args.max_decisions, jobs=args.jobs, backend=args.backend,
-                          address=args.address, out=args.out)
+                          address=args.address, out=args.out, isolate=args.isolate, time_limit=args.time_limit)
     except Interrupted as stop:
         print(f"engine: {stop}", file=sys.stderr)
         return 130
@@ -563,11 +583,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     ruleset, players, _, seed = _setup(args)
     if args.games < 2:
         raise EngineError("--games must be at least 2 to compare")
-    seats = _seats(args.seats, players, bots=True)
     changed = _variant(args, args.extensions, args.option, players)
     base = _variant(args, args.base.extensions, args.base.option, players)
+    seats = _seats(args.seats, players, bots=True, isolation=_isolation(args, base.ruleset))
     result = compare(changed, base, players, args.games, seed, seats, args.max_decisions, progress=stderr_if_tty(),
-                     jobs=_jobs(args.jobs))
+                     jobs=_jobs(args.jobs), isolate=args.isolate, time_limit=args.time_limit)
     return _show(result, args.json, render_compare)
 
 
@@ -578,10 +598,11 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise EngineError("--agents needs at least two different agents, e.g. random,greedy,mcts")
+    isolation = _isolation(args, ruleset)
     for agent in agents:
-        _seats(",".join([agent] * players), players, bots=True)  # every agent checked before any game
+        _seats(",".join([agent] * players), players, bots=True, isolation=isolation)  # each checked before any game
     result = ladder(ruleset, players, agents, args.games, seed, options, args.max_decisions, progress=stderr_if_tty(),
-                    jobs=_jobs(args.jobs))
+                    jobs=_jobs(args.jobs), isolate=args.isolate, time_limit=args.time_limit)
     return _show(result, args.json, lambda r: f"{ruleset.name}: " + render_ladder(r))
 
 

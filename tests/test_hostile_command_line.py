@@ -3,6 +3,11 @@ nor a run that goes on for ever."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core.errors import EngineError
+from engine.players.agents import make_agents
 
 from test_cli import TRICK, engine, one_line_error
 
@@ -42,3 +47,15 @@ def test_a_broken_agent_file_is_told_in_one_line(tmp_path, source, told):
     (tmp_path / "bot.py").write_text(source, encoding="utf-8")
     line = one_line_error(engine(*RUN, "--games", "2", "--seats", "bot.py:Bot,random,random", cwd=tmp_path))
     assert told in line, line
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(kind=st.sampled_from(["random", "greedy", "mcts", "scout", "human", ""]),
+       rest=st.text(alphabet=":=.,-+_eEinfa0123456789 x/", max_size=40))
+def test_any_seat_text_of_a_built_in_kind_is_made_or_refused_with_an_engine_error(kind, rest):
+    """Parameters of every shape (none, empty, repeated, signs, exponents, inf, nan, unknown
+    names): a bot is made, or EngineError says why; nothing else comes out."""
+    try:
+        make_agents([kind + rest], 1, make_human=lambda: None)
+    except EngineError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 300

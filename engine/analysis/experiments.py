@@ -31,13 +31,15 @@ class Variant:
 
 
 def compare(changed: Variant, base: Variant, players: int, games: int, seed: int, seats: list[str],
-            max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1) -> dict[str, Any]:
+            max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1,
+            isolate: str = "files", time_limit: float = 60.0) -> dict[str, Any]:
     """Play both variants on the same seeds; per seat, the paired differences (changed minus
     base) of win share and score, and of game length."""
     from .workers import play_side_by_side  # here, not above: multiprocessing costs every command 7 ms to import
 
     variants = (changed, base)
-    specs = [RunSpec.of(v.ruleset, players, seats, v.options, seed, max_decisions) for v in variants]
+    specs = [RunSpec.of(v.ruleset, players, seats, v.options, seed, max_decisions, isolate, time_limit)
+             for v in variants]
     records: list[dict[int, dict[str, Any]]] = [{}, {}]
     # One bar, whose time left is the whole job's; the variants are played in turns, so that
     # a variant with longer games does not make the time left wrong while it plays alone.
@@ -119,7 +121,8 @@ def _reasons(counts: dict[str, int]) -> str:
 
 
 def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: int, options: dict[str, Any],
-           max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1) -> dict[str, Any]:
+           max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1,
+           isolate: str = "files", time_limit: float = 60.0) -> dict[str, Any]:
     """Every pair of agents, `games` games a pair: half with the first agent in seats 1, 3, 5...
     and the second in the others, half the other way round, on the same seeds. A cell is the
     share of the games won by the row agent's seats (shared wins in part); 50% is even. It also
@@ -132,7 +135,7 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
     runs = [(a, b, first, second, count) for a, b in pairs
             for first, second, count in ((a, b, games - games // 2), (b, a, games // 2)) if count]
     seats = [[first if i % 2 == 0 else second for i in range(players)] for _, _, first, second, _ in runs]
-    specs = [RunSpec.of(ruleset, players, s, options, seed, max_decisions) for s in seats]
+    specs = [RunSpec.of(ruleset, players, s, options, seed, max_decisions, isolate, time_limit) for s in seats]
     records: list[list[dict[str, Any]]] = [[] for _ in runs]
     # One bar for the whole ladder; every pair's games in turns, so that a pair of slower
     # agents does not make the time left wrong while it plays alone.

@@ -16,6 +16,7 @@ from ..core.errors import EngineError
 from ..game.game import Game
 from ..game.seeds import derived_seed
 from ..players.agents import make_agents
+from ..players.isolation import Isolation
 from ..players.loop import play
 from ..rules.ruleset import Ruleset
 
@@ -48,12 +49,19 @@ class RunSpec:
     extensions: list[str] = field(default_factory=list)
     digest: str = ""
     name: str = ""
+    isolate: str = "files"  # which seats play in a process of their own (players/isolation.py)
+    time_limit: float = 60.0  # the seconds an isolated seat has for a decision
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int, seats: list[str], options: dict[str, Any], seed: int,
-           max_decisions: int | None = MAX_DECISIONS) -> RunSpec:
+           max_decisions: int | None = MAX_DECISIONS, isolate: str = "files", time_limit: float = 60.0) -> RunSpec:
         return cls(ruleset.loaded_as, players, list(seats), dict(options), seed, max_decisions,
-                   list(ruleset.extensions), ruleset.digest, ruleset.name)
+                   list(ruleset.extensions), ruleset.digest, ruleset.name, isolate, time_limit)
+
+    def isolation(self) -> Isolation | None:
+        if self.isolate == "none":
+            return None
+        return Isolation(self.ruleset, self.extensions, self.digest, self.isolate, self.time_limit)
 
     def reproduce(self, seed: int) -> str:
         """The shell command that plays the game of `seed` again, at the terminal: `engine play`
@@ -75,7 +83,8 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     order: list[int] = []
     try:
         game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
-        play(game, make_agents(spec.seats, seed, defaults=ruleset.bots), max_decisions=spec.max_decisions, turn_order=order)
+        agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=spec.isolation())
+        play(game, agents, max_decisions=spec.max_decisions, turn_order=order)
         final = game.scores()
         winners = game.winners(final)
         parts = game.breakdown(final) if ruleset.breakdown else None
@@ -88,5 +97,8 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
                   end_reason=game.end_reason if game.over else DECISION_CAP)
     if parts is not None:
         record["breakdown"] = {str(p): v for p, v in parts.items()}
+    late = {str(p): agent.late for p, agent in zip(game.players, agents) if getattr(agent, "late", 0)}
+    if late:
+        record["late"] = late  # decisions an isolated seat lost to a random option, over its time limit
     return record
 

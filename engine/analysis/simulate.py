@@ -68,7 +68,8 @@ def totals(records: list[dict[str, Any]], players: int) -> dict[str, Any]:
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[str, Any],
              progress: TextIO | None = None, seats: list[str] | None = None,
              max_decisions: int | None = MAX_DECISIONS, jobs: int | None = 1, backend: str = "local",
-             address: str | None = None, out: str | Path | None = None) -> dict[str, Any]:
+             address: str | None = None, out: str | Path | None = None, isolate: str = "files",
+             time_limit: float = 60.0) -> dict[str, Any]:
     """Play `games` games between the bots of `seats` (agents.make_agent; default: random
     for every seat); return per-game results (records, in game order) and totals.
 
@@ -82,7 +83,8 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     file (of the same run) are not played again. `progress`: a stream to show progress on."""
     from .workers import play_games  # here, not above: multiprocessing costs every command 7 ms to import
 
-    spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions)
+    spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions, isolate,
+                      time_limit)
     file = RunFile.open(out, spec, games) if out is not None else None
     records = file.records if file else {}
     todo = [n for n in range(1, games + 1) if n not in records]

@@ -25,6 +25,15 @@ from .terminal import Terminal
 from .undo import TakeBack
 
 
+class Isolating(Protocol):
+    """Which seats play in a process of their own, and how they are made there (isolation.py,
+    which imports this module, not the other way round)."""
+
+    def isolates(self, kind: str) -> bool: ...
+
+    def agent(self, seat: str, number: int, seed: int, defaults: dict[str, dict[str, Any]] | None) -> Agent: ...
+
+
 class Agent(Protocol):
     def choose(self, view: PlayerView) -> int:
         """Return the index of one of view.decision['options']."""
@@ -281,10 +290,6 @@ def _number(seat: str, name: str, text: str) -> int | float | str:
     return text
 
 
-def _short(text: str) -> str:
-    return text if len(text) <= 40 else text[:40] + "..."
-
-
 def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
     """`kind[:name=value]...` or `module:Class[:name=value]...` as (kind, parameters)."""
     parts = [p.strip() for p in text.strip().split(":")]
@@ -342,14 +347,18 @@ def _agent_class(kind: str) -> Callable[..., Agent]:
 
 
 def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgent,
-               defaults: dict[str, dict[str, Any]] | None = None) -> Agent:
+               defaults: dict[str, dict[str, Any]] | None = None, isolation: Isolating | None = None,
+               number: int = 0) -> Agent:
     """One agent from its seat text; a bot's class is called with `seed=`, the ruleset's
-    `defaults` for its kind (`bots:`) and the seat's own parameters, which win."""
+    `defaults` for its kind (`bots:`) and the seat's own parameters, which win. A seat that
+    `isolation` isolates plays in a process of its own (isolation.py), as seat `number`."""
     kind, params = parse_seat(seat)
     if kind == "human":
         if params:
             raise EngineError("a human seat takes no parameters")
         return make_human()
+    if isolation is not None and isolation.isolates(kind):
+        return isolation.agent(seat, number, seed, defaults)
     cls = _agent_class(kind)
     accepted = [name for name in inspect.signature(cls).parameters if name != "seed"] if params else []
     for name in params:
@@ -363,7 +372,8 @@ def make_agent(seat: str, seed: int, make_human: Callable[[], Agent] = HumanAgen
 
 
 def make_agents(seats: list[str], seed: int, make_human: Callable[[], Agent] = HumanAgent,
-                defaults: dict[str, dict[str, Any]] | None = None) -> list[Agent]:
-    """Agents for the seats (with the ruleset's `bots:` defaults); each bot's seed is a keyed
-    hash of `seed` and its seat (`seat_seed`)."""
-    return [make_agent(seat, seat_seed(seed, i), make_human, defaults) for i, seat in enumerate(seats)]
+                defaults: dict[str, dict[str, Any]] | None = None, isolation: Isolating | None = None
+                ) -> list[Agent]:
+    """Agents for the seats (with the ruleset's `bots:` defaults, those `isolation` isolates in
+    their own processes); each bot's seed is a keyed hash of `seed` and its seat (`seat_seed`)."""
+    return [make_agent(seat, seat_seed(seed, i), make_human, defaults, isolation, i) for i, seat in enumerate(seats)]
