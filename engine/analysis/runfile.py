@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..core.errors import EngineError
-from ..core.jsonfiles import TooLarge, limited_lines
+from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
 from .run import RunSpec
 
 # A record is some hundred bytes, so a million games take about 600 MB; a longer line, or a larger
@@ -52,6 +52,8 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]
                 try:
                     record = json.loads(line)
                     game = record["game"]
+                    if deeper_than(record, MAX_DEPTH):
+                        raise ValueError("nested too deep")
                     records.setdefault(game, record)
                 except (ValueError, TypeError, KeyError, RecursionError):
                     raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
