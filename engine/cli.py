@@ -136,11 +136,12 @@ def _parser() -> argparse.ArgumentParser:
     game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
-                    "or with --resume the seats of the save)")
+                    "or with --resume the seats of the save, of built-in kinds only: a save runs no code)")
     pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
-                    "when it ends or stops; the save of an unfinished game tells every hidden card")
-    pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
-                    "options come from the save)")
+                    "when it ends, stops or a rule fails (FILE is checked before the game starts); the save "
+                    "of an unfinished game tells every hidden card")
+    pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save, replayed from its "
+                    "seed and decisions (players, seed and options come from the save)")
     pl.add_argument("--plain", action="store_true", help="no colour on the terminal (output that is not a "
                     "terminal is always plain)")
 
