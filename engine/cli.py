@@ -419,7 +419,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
     print(f"{game.rules.name}: {len(game.players)} players, resumed from {args.resume} after "
           f"{len(game.decisions)} decisions")
     if data.get("error"):
-        print(f"It was saved when a rule failed: {data['error']}")
+        print(f"It was saved after an error: {data['error']}")
     return game, seats
 
 
@@ -458,9 +458,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             hot_seat.clear()
         print("\nGame stopped.")
         return 0 if _offer_save(game, seats, args.save, ask) else 1
-    except Exception as exc:  # a rule failed: the game as it was before that decision is kept
+    except Exception as exc:  # a rule failed (or a bot): the game as it was before that decision is kept
+        if hot_seat:
+            hot_seat.clear()
         error = str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
-        print(f"\nThe game stopped: a rule failed at decision {len(game.decisions) + 1}.")
+        print(f"\nThe game stopped at decision {len(game.decisions) + 1}, on an error.")
         _offer_save(game, seats, args.save, ask, error)
         raise  # told in one line by main(); any other error is a bug, and its traceback is for its report
     if hot_seat:
@@ -495,7 +497,8 @@ def _save_now(game: Game, seats: list[str], path: str) -> str:
     try:
         write_save(game, path, seats)
     except SaveError as exc:
-        return f"C{str(exc)[1:]}"  # "Cannot save to FILE: why"
+        told = str(exc)  # "cannot save to FILE: why", told as a sentence
+        return told[:1].upper() + told[1:]
     return (f"Saved to {path}; continue it with: engine play --resume {path} (it holds every hidden card: "
             "keep it from the other players until the game is over)")
 

@@ -6,6 +6,7 @@ refused in one line. A game in play is kept: a bad --save is refused before the 
 a failing rule saves the game, and a save replaces nothing but a regular file."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.cli import main
 from engine.core.jsonfiles import MAX_DEPTH
 from engine.game.saves import DIGEST, content_digest, replay, resume
 
@@ -274,14 +276,14 @@ def test_a_rule_error_during_play_saves_the_game_with_the_error(tmp_path):
     proc = engine("play", rules, "--seats", "human,random", "--seed", "3", "--save", save, input="1\n")
     error = one_line_error(proc)
     assert error == f"{rules}:6:11: error: division by zero (in flow)"
-    assert "The game stopped: a rule failed at decision 2." in proc.stdout
+    assert "The game stopped at decision 2, on an error." in proc.stdout
     assert f"Saved to {save}; continue it with: engine play --resume {save}" in proc.stdout
     data = json.loads(save.read_text())
     assert data["error"] == error and len(data["decisions"]) == 1  # as it was before the failing decision
     proc = engine("replay", save)
     assert proc.returncode == 0 and "replayed 1 decisions; the game is not over" in proc.stdout
     proc = engine("play", "--resume", save, "--seats", "random,random")
-    assert f"It was saved when a rule failed: {error}" in proc.stdout
+    assert f"It was saved after an error: {error}" in proc.stdout
     assert one_line_error(proc) == error
 
 
@@ -291,3 +293,21 @@ def test_a_rule_error_without_save_says_so_in_one_line(tmp_path):
     proc = engine("play", rules, "--seats", "random,random", "--seed", "3")
     assert "division by zero" in one_line_error(proc) and "Saved" not in proc.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["failing.yaml"]
+
+
+@pytest.mark.parametrize("seats,typed", [("random,random", ""), ("human,random", "q\n")])
+def test_a_save_that_fails_after_the_game_says_why_in_one_line(tmp_path, monkeypatch, capsys, seats, typed):
+    """The file was fine before the game, and the disk filled up during it: at the end (or at
+    q) the run says why in one line and exits 1, where it used to end in a traceback."""
+    rules = tmp_path / "tiny.yaml"
+    rules.write_text(TINY, encoding="utf-8")
+    save = tmp_path / "game.json"
+
+    def full(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", full)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    assert main(["play", str(rules), "--seats", seats, "--seed", "1", "--save", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"engine: cannot save to {save}: No space left on device\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.yaml"]  # nor a temporary file left
