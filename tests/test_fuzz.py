@@ -354,6 +354,33 @@ def test_a_resumed_save_is_the_game_of_its_seed_and_decisions_or_is_refused(tmp_
         assert same_state(game, edited["state"])
 
 
+@pytest.fixture(scope="module")
+def run_file(tmp_path_factory) -> bytes:
+    """The bytes of a run file of three games of Tiny (engine simulate --out)."""
+    path = tmp_path_factory.mktemp("run") / "runs.jsonl"
+    assert run_cli(["simulate", str(TINY_RULES), "-n", "2", "-g", "3", "--seed", "1", "-j", "1",
+                    "--out", str(path)])[0] == 0
+    return path.read_bytes()
+
+
+@SETTINGS
+@given(st.data())
+def test_run_files_with_bytes_changed_at_random_never_crash(tmp_path_factory, run_file, data):
+    """report reads a changed run file, or refuses it in one line naming it; never a traceback."""
+    start = data.draw(st.integers(0, len(run_file)))
+    end = data.draw(st.integers(start, min(len(run_file), start + 8)))
+    inserted = data.draw(st.one_of(st.binary(max_size=8), st.sampled_from([b"[" * 5000, b"[[[[", b"9" * 5000,
+                                                                           b'{"game": ', b"\n", b"\xff"])))
+    path = tmp_path_factory.mktemp("runs") / "runs.jsonl"
+    path.write_bytes(run_file[:start] + inserted + run_file[end:])
+    status, out, err = run_cli(["report", str(path)])
+    errors = [line for line in err.splitlines() if not line.startswith("warning:")]
+    if status != 0:
+        assert status == 1 and out == "" and len(errors) == 1 and str(path) in errors[0], (out, err)
+    else:
+        assert errors == [] and "games played" in out
+
+
 # -------------------------------------------------------- lines typed at the terminal
 
 typed_lines = st.lists(st.one_of(st.text(max_size=12), st.sampled_from(["1", "2", "3", "u", "q", "", " 2 ", "0",
