@@ -419,7 +419,8 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
     print(f"{game.rules.name}: {len(game.players)} players, resumed from {args.resume} after "
           f"{len(game.decisions)} decisions")
     if data.get("error"):
-        print(f"It was saved after an error: {data['error']}")
+        told = data["error"] if len(data["error"]) <= 400 else data["error"][:400] + "..."  # the file's text
+        print(f"It was saved after an error: {told}")
     return game, seats
 
 
