@@ -234,11 +234,6 @@ def state_difference(game: Game, saved: Any) -> str | None:
     return _first_difference(state, saved, "state")
 
 
-def same_state(game: Game, saved: Any) -> bool:
-    """Is the game's state the one a save recorded?"""
-    return state_difference(game, saved) is None
-
-
 def _first_difference(mine: Any, theirs: Any, where: str) -> str | None:
     """The first place where `theirs` differs from `mine`, by the order of `mine`. A key that
     only `theirs` has is not quoted: it is whatever the file holds."""
