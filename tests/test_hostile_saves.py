@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -311,3 +312,32 @@ def test_a_save_that_fails_after_the_game_says_why_in_one_line(tmp_path, monkeyp
     err = capsys.readouterr().err
     assert err == f"engine: cannot save to {save}: No space left on device\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.yaml"]  # nor a temporary file left
+
+
+@pytest.mark.parametrize("how", ["q", "rule error"])
+def test_at_a_terminal_a_save_that_cannot_be_written_is_asked_for_again(tmp_path, how):
+    """Stopping with q, or on a rule's error, offers to save; a name that cannot be written says
+    why and asks again, where it used to end in a traceback and lose the game."""
+    pexpect = pytest.importorskip("pexpect")
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(TINY if how == "q" else FAILING, encoding="utf-8")
+    save = tmp_path / "game.json"
+    child = pexpect.spawn(sys.executable, ["-m", "engine", "play", str(rules), "--seats", "human,random",
+                                           "--seed", "4", "--plain"], cwd=str(ROOT), timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "TERM": "dumb", "LANG": "C.UTF-8"})
+    try:
+        child.expect(r"Choose 1-\d \(\? for help\): ")
+        child.sendline("q" if how == "q" else "1")
+        child.expect(r"File name \(empty: don't save\): ")
+        child.sendline(str(tmp_path))  # a folder
+        child.expect(re.escape(f"cannot save to {tmp_path}: it is a folder; give a file name such as game.json"))
+        child.expect(r"File name \(empty: don't save\): ")
+        child.sendline(str(save))
+        child.expect(re.escape(f"Saved to {save}; continue it with: engine play --resume {save}"))
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert b"Traceback" not in child.before
+    assert child.exitstatus == (0 if how == "q" else 1)
+    data = json.loads(save.read_text())
+    assert ("error" in data) == (how == "rule error") and data["seats"] == ["human", "random"]
