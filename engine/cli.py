@@ -21,13 +21,13 @@ from .analysis.report_html import require_matplotlib, write_html
 from .analysis.run import MAX_DECISIONS, RunSpec
 from .analysis.runfile import header
 from .analysis.simulate import Interrupted, simulate, stderr_if_tty
-from .core.errors import EffectError, EngineError, RulesetError
+from .core.errors import EffectError, EngineError, RulesetError, SaveError
 from .game.game import Game
-from .game.saves import old_format_warnings, replay, resume, same_state, write_save
+from .game.saves import check_save_path, old_format_warnings, replay, resume, state_difference, write_save
 from .game.seeds import bots_seed, secret_seed, seed_argument
 from .game.trial import terminal_problems
 from .game.view import render, view
-from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, make_agents, parse_seat
+from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat
 from .players.isolation import Isolation
 from .players.loop import play
 from .players.undo import UndoHistory
@@ -144,11 +144,12 @@ def _parser() -> argparse.ArgumentParser:
     game_args(pl, resumable=True, default_seed="a secret one, shown when the game ends")
     pl.add_argument("--seats", help="comma-separated seats, one per player: human, random, greedy, mcts or "
                     "MODULE:CLASS, with parameters as mcts:iterations=400 (default: human,mcts,..., "
-                    "or with --resume the seats of the save)")
+                    "or with --resume the seats of the save, of built-in kinds only: a save runs no code)")
     pl.add_argument("--save", metavar="FILE", help="write the game (its state, seed and decisions) to FILE "
-                    "when it ends or stops; the save of an unfinished game tells every hidden card")
-    pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save (players, seed and "
-                    "options come from the save)")
+                    "when it ends, stops or a rule fails (FILE is checked before the game starts); the save "
+                    "of an unfinished game tells every hidden card")
+    pl.add_argument("--resume", metavar="FILE", help="go on with a game saved by --save, replayed from its "
+                    "seed and decisions (players, seed and options come from the save)")
     pl.add_argument("--plain", action="store_true", help="no colour on the terminal (output that is not a "
                     "terminal is always plain)")
 
@@ -414,8 +415,29 @@ def _seats(text: str | None, players: int, saved: Any = None, bots: bool = False
     return seats
 
 
+def _saved_seats(path: str, saved: Any, players: int) -> list[str] | None:
+    """The seats a save names, each a built-in kind, or None if it names none for its players.
+    A seat of any other kind (FILE.py:CLASS, MODULE:CLASS) would run code that came with the
+    file: it is played by a person instead, and a line says so."""
+    if not (isinstance(saved, list) and len(saved) == players and all(isinstance(s, str) for s in saved)):
+        return None
+    seats = []
+    for i, seat in enumerate(saved, 1):
+        try:
+            if not built_in(seat):
+                raise EngineError(seat)
+            make_agent(seat, 0, make_human=lambda: None)  # its parameters checked
+        except EngineError:
+            shown = seat if len(seat) <= 24 else seat[:24] + "..."
+            print(f"warning: {path}: seat {i} '{shown}' is not a built-in kind; a save runs no code, "
+                  f"so P{i} is human (or give --seats)", file=sys.stderr)
+            seat = "human"
+        seats.append(seat)
+    return seats
+
+
 def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
-    """The saved game of --resume and its seats."""
+    """The saved game of --resume, replayed from its seed and decisions, and its seats."""
     given = [flag for flag, value in (("--players", args.players), ("--seed", args.seed),
                                       ("--option", args.option), ("--with", args.extensions)) if value]
     if given:
@@ -426,13 +448,19 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
         print(f"warning: {w}", file=sys.stderr)
     if game.over:
         raise EngineError(f"{args.resume}: this game is over; see it with: engine replay {args.resume}")
-    seats = _seats(args.seats, len(game.players), data.get("seats"))
+    saved = None if args.seats else _saved_seats(args.resume, data.get("seats"), len(game.players))
+    seats = _seats(args.seats, len(game.players), saved)
     print(f"{game.rules.name}: {len(game.players)} players, resumed from {args.resume} after "
           f"{len(game.decisions)} decisions")
+    if data.get("error"):
+        told = data["error"] if len(data["error"]) <= 400 else data["error"][:400] + "..."  # the file's text
+        print(f"It was saved after an error: {told}")
     return game, seats
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.save:  # before the game, not after it: a game played to the end is not lost for a bad name
+        check_save_path(args.save)
     if args.resume:
         game, seats = _resumed(args)
     else:
@@ -457,14 +485,21 @@ def cmd_play(args: argparse.Namespace) -> int:
                              defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
+    ask = bool(humans) and sys.stdin.isatty()
     try:
         play(game, agents, names, undo=UndoHistory(humans), save=lambda game, path: _save_now(game, seats, path))
-    except QuitGame:
+    except (QuitGame, KeyboardInterrupt):  # q at a prompt, or Ctrl-C while a bot thinks
         if hot_seat:
             hot_seat.clear()
         print("\nGame stopped.")
-        _offer_save(game, seats, args.save, ask=bool(humans) and sys.stdin.isatty())
-        return 0
+        return 0 if _offer_save(game, seats, args.save, ask) else 1
+    except Exception as exc:  # a rule failed (or a bot): the game as it was before that decision is kept
+        if hot_seat:
+            hot_seat.clear()
+        error = str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
+        print(f"\nThe game stopped at decision {len(game.decisions) + 1}, on an error.")
+        _offer_save(game, seats, args.save, ask, error)
+        raise  # told in one line by main(); any other error is a bug, and its traceback is for its report
     if hot_seat:
         hot_seat.clear()  # the last one to decide leaves their hand on the screen
     results = [f"{game_over(game)}. Final scores:", *results_lines(game, names)]
@@ -476,32 +511,53 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(render(view(game, 0 if humans else None, names, person=True), log_lines=12))
         print("\n" + "\n".join(results))
     if args.save:
-        write_save(game, args.save, seats)
+        if not _saved(game, seats, args.save):
+            return 1
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
     return 0
+
+
+def _saved(game: Game, seats: list[str], path: str, error: str | None = None) -> bool:
+    """Write a save; if it cannot be written, say why in one line."""
+    try:
+        write_save(game, path, seats, error)
+    except SaveError as exc:
+        print(f"engine: {exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def _save_now(game: Game, seats: list[str], path: str) -> str:
     """Save a game in play at a person's request (the `s` command); what came of it."""
     try:
         write_save(game, path, seats)
-    except OSError as exc:
-        return f"Could not save to {path}: {exc.strerror or exc}"
+    except SaveError as exc:
+        told = str(exc)  # "cannot save to FILE: why", told as a sentence
+        return told[:1].upper() + told[1:]
     return (f"Saved to {path}; continue it with: engine play --resume {path} (it holds every hidden card: "
             "keep it from the other players until the game is over)")
 
 
-def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool) -> None:
-    if path is None and ask:
-        try:
-            answer = input("Save this game to continue or replay later? File name (empty: don't save): ")
-        except (EOFError, KeyboardInterrupt):
-            answer = ""
-        path = answer.strip() or None
-    if path:
-        write_save(game, path, seats)
-        print(f"Saved to {path}; continue it with: engine play --resume {path}")
-        print(f"{path} holds the seed and every hidden card: keep it from the other players until the game is over.")
+def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool, error: str | None = None) -> bool:
+    """Save a stopped game to `path`, or to a file the person names when `ask`ed (again if it
+    cannot be written); False if it was to be saved and could not be."""
+    while True:
+        if path is None and ask:
+            try:
+                answer = input("Save this game to continue or replay later? File name (empty: don't save): ")
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            path = answer.strip() or None
+        if path is None:
+            return True
+        if _saved(game, seats, path, error):
+            break
+        if not ask:
+            return False
+        path = None
+    print(f"Saved to {path}; continue it with: engine play --resume {path}")
+    print(f"{path} holds the seed and every hidden card: keep it from the other players until the game is over.")
+    return True
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -639,7 +695,7 @@ def _shown_seat(args: argparse.Namespace, game: Game, seats: list[str] | None) -
         return args.seat
     if game.over:
         return None
-    humans = [i for i, seat in enumerate(seats or [], 1) if parse_seat(seat)[0] == "human"]
+    humans = [i for i, seat in enumerate(seats or [], 1) if built_in(seat) and parse_seat(seat)[0] == "human"]
     return humans[0] if humans else 1
 
 
@@ -653,8 +709,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if seat is not None and not game.over:
             print(f"(the table as P{seat} sees it; --referee shows every hidden card)")
     expected = data.get("result")
-    if isinstance(data.get("state"), dict) and not warnings and not same_state(game, data["state"]):
-        print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state.")
+    place = state_difference(game, data["state"]) if isinstance(data.get("state"), dict) and not warnings else None
+    if place is not None:
+        print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state "
+              f"(first at {place}).")
         return 1
     if not game.over:
         print(f"{args.file}: replayed {len(game.decisions)} decisions; the game is not over "

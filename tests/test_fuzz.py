@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cli import main
-from engine.core.errors import EffectError, IllegalMove, RulesetError
+from engine.core.errors import EffectError, EngineError, IllegalMove, RulesetError, SaveError
 from engine.game.game import Game
-from engine.game.saves import DIGEST, content_digest, write_save
+from engine.game.saves import DIGEST, content_digest, resume, state_difference, write_save
 from engine.lang.builtins import REGISTRY
 from engine.rules.ruleset import load_ruleset
 
@@ -325,6 +325,60 @@ def test_saves_with_bytes_changed_at_random_never_crash(tmp_path_factory, saves,
         assert status == 0, err
     else:
         assert status == 1 and out == "" and len(err.strip().splitlines()) == 1, (out, err)
+
+
+@SETTINGS
+@given(st.sampled_from(["replace", "delete", "add"]), st.data())
+def test_a_resumed_save_is_the_game_of_its_seed_and_decisions_or_is_refused(tmp_path_factory, saves, how, data):
+    """Any place of an unfinished save changed, its digest worked out again as whoever edits a
+    save on purpose can: resuming refuses it in one line, or goes on from the game its seed and
+    decisions lead to, whose state is the saved one; never from an edited state."""
+    edited = _edited(saves["stopped"], how, data)
+    edited[DIGEST] = content_digest(edited)
+    path = _written(tmp_path_factory, edited)
+    if path is None:
+        return
+    try:
+        game, _, warnings = resume(path)
+    except SaveError as exc:
+        assert str(exc).startswith(f"{path}") and "\n" not in str(exc), str(exc)
+        return
+    except EngineError:  # the ruleset it names (a path of the file's) is not one
+        assert edited["ruleset"] != saves["stopped"]["ruleset"] or edited.get("extensions")
+        return
+    replayed = Game(load_ruleset(TINY_RULES), edited["players"], game.options, edited["seed"])
+    for decision in edited["decisions"]:
+        replayed.apply(decision)
+    assert game.snapshot() == replayed.snapshot()
+    if isinstance(edited.get("state"), dict) and not warnings:
+        assert state_difference(game, edited["state"]) is None
+
+
+@pytest.fixture(scope="module")
+def run_file(tmp_path_factory) -> bytes:
+    """The bytes of a run file of three games of Tiny (engine simulate --out)."""
+    path = tmp_path_factory.mktemp("run") / "runs.jsonl"
+    assert run_cli(["simulate", str(TINY_RULES), "-n", "2", "-g", "3", "--seed", "1", "-j", "1",
+                    "--out", str(path)])[0] == 0
+    return path.read_bytes()
+
+
+@SETTINGS
+@given(st.data())
+def test_run_files_with_bytes_changed_at_random_never_crash(tmp_path_factory, run_file, data):
+    """report reads a changed run file, or refuses it in one line naming it; never a traceback."""
+    start = data.draw(st.integers(0, len(run_file)))
+    end = data.draw(st.integers(start, min(len(run_file), start + 8)))
+    inserted = data.draw(st.one_of(st.binary(max_size=8), st.sampled_from([b"[" * 5000, b"[[[[", b"9" * 5000,
+                                                                           b'{"game": ', b"\n", b"\xff"])))
+    path = tmp_path_factory.mktemp("runs") / "runs.jsonl"
+    path.write_bytes(run_file[:start] + inserted + run_file[end:])
+    status, out, err = run_cli(["report", str(path)])
+    errors = [line for line in err.splitlines() if not line.startswith("warning:")]
+    if status != 0:
+        assert status == 1 and out == "" and len(errors) == 1 and str(path) in errors[0], (out, err)
+    else:
+        assert errors == [] and "games played" in out
 
 
 # -------------------------------------------------------- lines typed at the terminal

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from engine.cli import main
-from engine.core.errors import EffectError
+from engine.core.errors import EffectError, SaveError
 from engine.game import saves
 from engine.game.game import Game
 from engine.rules.ruleset import load_ruleset
@@ -196,7 +196,7 @@ def test_saves_are_written_atomically(tmp_path, monkeypatch):
     def crash(src, dst):
         raise OSError("disk full")
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError):
+    with pytest.raises(SaveError, match="cannot save to .*: disk full"):
         saves.write_save(game, target)
     assert target.read_bytes() == original, "a failed write must not touch the old save"
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"], "no temporary file is left behind"

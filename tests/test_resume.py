@@ -135,7 +135,7 @@ def test_a_damaged_state_is_refused_in_one_line(stopped, tmp_path):
     damaged = tmp_path / "damaged.json"
     damaged.write_text(json.dumps(data))
     message = one_line_error(engine("play", "--resume", damaged))
-    assert str(damaged) in message and "nowhere" in message
+    assert str(damaged) in message and "(first difference: state.program[0].code)" in message
 
 
 def test_a_save_of_the_second_format_still_replays_and_resumes_with_a_warning(stopped, tmp_path):

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import EngineError
+from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
+from .runfile import MAX_LINE_BYTES, MAX_RUN_BYTES
 from .simulate import end_reasons, mean_breakdown, win_share
 from .stats import histogram, quartiles, summary, wilson
 
@@ -34,14 +36,19 @@ class Results:
 def read_jsonl(path: str | Path) -> Results:
     """Read a results file. Records may come in any order (games finish out of order), but
     nothing is skipped silently: a damaged last line (a run killed mid-write) is dropped with
-    a warning, and any other bad line is an EngineError naming its line."""
+    a warning, and any other bad line is an EngineError naming its line. A file or a line over
+    its size limit (`/dev/zero` is both) is refused as it is read, not after."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [(n, line) for n, line in enumerate(f, 1) if line.strip()]
+        with open(path, "rb") as f:
+            lines = [(n, line.decode("utf-8")) for n, line in
+                     enumerate(limited_lines(f, MAX_LINE_BYTES, MAX_RUN_BYTES), 1) if line.strip()]
     except FileNotFoundError:
         raise EngineError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise EngineError(f"{path}: not a simulation's results (not text); {HOW}") from None
+    except TooLarge:
+        raise EngineError(f"{path}: not a simulation's results (a line longer than {MAX_LINE_BYTES} bytes, or "
+                          f"more than {MAX_RUN_BYTES} bytes in all)") from None
     except OSError as exc:
         raise EngineError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not lines:
@@ -60,6 +67,8 @@ def read_jsonl(path: str | Path) -> Results:
                 break
             raise EngineError(f"{path}:{n}: damaged line ({exc.msg}); only the last line of a stopped "
                               f"run may be incomplete") from None
+        except (ValueError, RecursionError):  # a number of thousands of digits, lists nested thousands deep
+            raise EngineError(f"{path}:{n}: not a game record (a number too long or lists nested too deep)") from None
         problem = _problem(record, players)
         if problem:
             raise EngineError(f"{path}:{n}: {problem}")
@@ -74,9 +83,9 @@ def read_jsonl(path: str | Path) -> Results:
 def _header(path: str | Path, line: str) -> dict[str, Any]:
     try:
         run = json.loads(line).get("run")
-    except (json.JSONDecodeError, AttributeError):
+    except (ValueError, RecursionError, AttributeError):
         run = None
-    if not isinstance(run, dict):
+    if not isinstance(run, dict) or deeper_than(run, MAX_DEPTH):
         raise EngineError(f"{path}: not a simulation's results (line 1 is no {{\"run\": ...}} header); "
                           f"{HOW}")
     players, seats = run.get("players"), run.get("seats")
@@ -89,6 +98,8 @@ def _problem(record: Any, players: int) -> str:
     """What is wrong with a game record, or ''."""
     if not isinstance(record, dict) or not isinstance(record.get("game"), int):
         return "not a game record (no 'game' number)"
+    if deeper_than(record, MAX_DEPTH):
+        return f"not a game record (values nested more than {MAX_DEPTH} deep)"
     if "error" in record:
         return ""
     names = {f"P{i}" for i in range(1, players + 1)}

@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..core.errors import EngineError
+from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
 from .run import RunSpec
 
+# A record is some hundred bytes, so a million games take about 600 MB; a longer line, or a larger
+# file, is no run file of engine simulate (`/dev/zero` is both), found before it fills the memory.
+MAX_LINE_BYTES = 1 << 20
+MAX_RUN_BYTES = 1 << 30
 SAME_RUN = ("digest", "players", "seats", "options", "seed", "max_decisions")  # what a game depends on
 
 
@@ -30,25 +35,32 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]
     """The header, the records by game number (the first of any game given twice) and the
     length of the file's whole lines (a cut last line lies beyond it); read a line at a time."""
     with open(path, "rb") as stream:
-        first = stream.readline()
+        lines = limited_lines(stream, MAX_LINE_BYTES, MAX_RUN_BYTES)
         try:
-            head = json.loads(first) if first.endswith(b"\n") else None
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or not isinstance(head.get("run"), dict):
-            raise EngineError(f"{path} is not a run file of engine simulate (its first line is not a run header)")
-        records: dict[int, dict[str, Any]] = {}
-        whole = len(first)
-        for number, line in enumerate(stream, start=2):
-            if not line.endswith(b"\n"):
-                break
+            first = next(lines, b"")
             try:
-                record = json.loads(line)
-                game = record["game"]
-            except (ValueError, TypeError, KeyError):
-                raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
-            records.setdefault(game, record)
-            whole += len(line)
+                head = json.loads(first) if first.endswith(b"\n") else None
+            except (ValueError, RecursionError):
+                head = None
+            if not isinstance(head, dict) or not isinstance(head.get("run"), dict):
+                raise EngineError(f"{path} is not a run file of engine simulate (its first line is not a run header)")
+            records: dict[int, dict[str, Any]] = {}
+            whole = len(first)
+            for number, line in enumerate(lines, start=2):
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    record = json.loads(line)
+                    game = record["game"]
+                    if deeper_than(record, MAX_DEPTH):
+                        raise ValueError("nested too deep")
+                    records.setdefault(game, record)
+                except (ValueError, TypeError, KeyError, RecursionError):
+                    raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
+                whole += len(line)
+        except TooLarge:
+            raise EngineError(f"{path} is not a run file of engine simulate (a line longer than {MAX_LINE_BYTES} "
+                              f"bytes, or more than {MAX_RUN_BYTES} bytes in all)") from None
     return head["run"], records, whole
 
 

@@ -8,7 +8,8 @@
 - values.py: the values a game holds, and how they are copied, relabelled and saved;
 - text.py: text that names cards, so each reader is told only the names they may see;
 - program.py: the resumable program (instructions and frames as plain data);
-- usercache.py: the engine's cache directory, for work kept between runs.
+- usercache.py: the engine's cache directory, for work kept between runs;
+- jsonfiles.py: JSON files that may come from anyone, read within a size and a depth.
 
 Nothing here knows the effect language, a ruleset file or a running game: these are the
 things the layers above compute with.

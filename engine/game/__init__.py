@@ -5,7 +5,7 @@
 - view.py: `view(game, player)`, the one door through which hidden information passes;
 - belief.py: the worlds a player cannot tell apart (`PlayerView.world`), dealt to agree with
   everything the player observed, by replaying the history;
-- saves.py: saved games, resumed from their state or replayed from their decisions;
+- saves.py: saved games, replayed from their seed and decisions and checked against their state;
 - seeds.py: a game's secret seed and the bots' seeds derived from it;
 - trial.py: a new game of each size shown to every seat, for `engine validate`.
 

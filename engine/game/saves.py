@@ -1,27 +1,35 @@
 """Saved games: ruleset, options, seed, the decisions taken and the state they led to.
 
-`engine play --resume` continues a game from its saved state (a snapshot, restored at once);
-`engine replay` rebuilds it from seed and decisions and checks that this gives the saved state
-and, for a finished game, the saved digest and scores. The file also records a hash of the
-ruleset (to notice a changed ruleset) and the seats (who played).
+`engine play --resume` and `engine replay` both rebuild the game from seed and decisions, and
+check that this gives the saved state (and, for a finished game, the saved digest and scores):
+the saved state is a claim to check, never a game to go on from, so a save edited to give a
+player another hand is refused, naming the first place where it differs. The file also records a
+hash of the ruleset (to notice a changed ruleset) and the seats (who played: only built-in kinds
+are made from a save, so that opening one never runs code; see cli.py).
 
 A save is a referee's record: its seed and state tell every hidden card and every future draw.
 It carries a digest of its content (`save_sha256`), so that a save changed by hand or damaged
 is refused rather than replayed as another game; the digest is no signature (whoever edits the
 file can compute it again), and the replay's check against the saved state stays. Saves of the
-older formats still load: those of the first (no state) are replayed; neither has a digest.
+older formats still load, and are replayed as well: those of the first have no state; neither
+has a digest.
+
+A save is written beside its target and renamed onto it, and only a regular file (or nothing)
+is replaced: a device, a directory or a pipe named as a save is refused before play starts.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
 from ..core.errors import EngineError, IllegalMove, SaveError
+from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, read_limited
 from ..rules.ruleset import Ruleset, load_ruleset
 from .game import Game
 from .seeds import SEED_LIMIT
@@ -33,7 +41,7 @@ MAX_SAVE_BYTES = 20_000_000
 # The fields of a save: those every save has, then those some have (None: this field may be null).
 REQUIRED = {"ruleset": str, "players": int, "seed": int, "decisions": list, "options": dict}
 OPTIONAL = {"engine": str, "extensions": list, "ruleset_sha256": (str, None), "seats": (list, None),
-            "state": dict, "result": (dict, None)}
+            "state": dict, "result": (dict, None), "error": (str, None)}
 
 
 def content_digest(data: dict[str, Any]) -> str:
@@ -42,7 +50,9 @@ def content_digest(data: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(rest, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
+def save_data(game: Game, seats: list[str] | None = None, error: str | None = None) -> dict[str, Any]:
+    """A save of `game`; `error`: the rule error that stopped it, the game being as it was
+    before the decision that failed."""
     data: dict[str, Any] = {
         "format": FORMAT,
         "engine": __version__,
@@ -56,6 +66,8 @@ def save_data(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
         "seats": list(seats) if seats else None,
         "state": game.snapshot(),
     }
+    if error is not None:
+        data["error"] = "".join(c if c.isprintable() else " " for c in error)  # read back as one line
     if game.over:
         data["result"] = {"digest": game.digest(),
                           "scores": {str(p): s for p, s in game.scores().items()},
@@ -74,38 +86,78 @@ class SaveRequest(Exception):
         self.path, self.reply = path, reply
 
 
-def write_save(game: Game, path: str | Path, seats: list[str] | None = None) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename."""
-    target = Path(path)
-    text = json.dumps(save_data(game, seats), indent=1)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=".tmp")
+def write_save(game: Game, path: str | Path, seats: list[str] | None = None, error: str | None = None) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename onto the target,
+    which must be absent or a regular file (through a symbolic link, the file it names).
+    SaveError, in one line, if it cannot be written; the old save is then left as it was."""
+    target = _save_target(path)
+    text = json.dumps(save_data(game, seats, error), indent=1)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SaveError(f"cannot save to {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise SaveError(f"cannot save to {path}: {exc.strerror or exc}") from None
         raise
 
 
-def read_save(path: str | Path) -> dict[str, Any]:
+def check_save_path(path: str | Path) -> None:
+    """Can a save be written to `path`? Asked before a game starts, so that a game is not
+    played to the end to be lost for a bad file name: SaveError in one line if not."""
+    target = _save_target(path)
     try:
-        raw = Path(path).read_bytes()
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SaveError(f"cannot save to {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def _save_target(path: str | Path) -> Path:
+    """The file a save to `path` replaces: absent or a regular file, else SaveError."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise SaveError(f"cannot save to {path}: there is no folder {target.parent}") from None
+        return target
+    except OSError as exc:
+        raise SaveError(f"cannot save to {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else "a device, a pipe or a socket, not a file"
+        raise SaveError(f"cannot save to {path}: it is {what}; give a file name such as game.json")
+    return target
+
+
+def read_save(path: str | Path) -> dict[str, Any]:
+    """The fields of a save, each checked for its type; SaveError in one line if it is not one.
+    The file is read up to its size limit only (a device may have no end)."""
+    try:
+        raw = read_limited(path, MAX_SAVE_BYTES)
+    except TooLarge:
+        raise SaveError(f"{path}: larger than {MAX_SAVE_BYTES} bytes; not a save of this engine") from None
     except OSError as exc:
         raise SaveError(f"{path}: cannot read the save: {exc.strerror or exc}") from None
-    if len(raw) > MAX_SAVE_BYTES:
-        raise SaveError(f"{path}: larger than {MAX_SAVE_BYTES} bytes; not a save of this engine")
     try:
         data = json.loads(raw.decode("utf-8"))
-        if isinstance(data, dict) and data.get("format") == FORMAT and data.get(DIGEST) != content_digest(data):
-            raise SaveError(f"{path}: this save has been changed since it was written (its content does not "
-                            "match its digest); it is refused")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         where = f" at line {exc.lineno}, column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise SaveError(f"{path}: not a readable save file{where} (truncated or not JSON)") from None
     except (ValueError, RecursionError):  # a number of thousands of digits, lists nested thousands deep
         raise SaveError(f"{path}: not a save of this engine (it holds a number too long or lists nested "
                         "too deep)") from None
+    if deeper_than(data, MAX_DEPTH):
+        raise SaveError(f"{path}: not a save of this engine (it holds values nested more than {MAX_DEPTH} deep)")
+    if isinstance(data, dict) and data.get("format") == FORMAT and data.get(DIGEST) != content_digest(data):
+        raise SaveError(f"{path}: this save has been changed since it was written (its content does not "
+                        "match its digest); it is refused")
     if not isinstance(data, dict) or data.get("format") not in FORMATS:
         raise SaveError(f"{path}: not a save of this engine (expected format '{FORMAT}')")
     _check_fields(path, data)
@@ -125,6 +177,8 @@ def _check_fields(path: str | Path, data: dict[str, Any]) -> None:
         raise damaged("seed", f"is not a seed (a whole number from 0 to {SEED_LIMIT - 1})")
     if not data["ruleset"].isprintable():
         raise damaged("ruleset")
+    if not (data.get("error") or "").isprintable():
+        raise damaged("error")
     for key in ("extensions", "seats"):
         if not all(isinstance(item, str) and item.isprintable() for item in data.get(key) or []):
             raise damaged(key, "must be a list of texts")
@@ -165,30 +219,52 @@ def _ruleset(path: str | Path, data: dict[str, Any], ruleset_path: str | None) -
     return ruleset, warnings
 
 
-def same_state(game: Game, saved: Any) -> bool:
-    """Is the game's state the one a save recorded (as JSON text would give it back)? A save
-    made before games had end reasons has no end_reason to compare, and one made before
-    `conceal` marks no marks."""
+def state_difference(game: Game, saved: Any) -> str | None:
+    """Where a save's recorded state first differs from the game's (as JSON text would give it
+    back), as a path such as `state.table.zones[3]`; None if nowhere. Only the place is named:
+    the values there may be cards hidden from whoever reads the message. A save made before
+    games had end reasons has no end_reason to compare, and one made before `conceal` marks no
+    marks."""
     state = json.loads(json.dumps(game.snapshot()))
     if isinstance(saved, dict) and "end_reason" not in saved:
         del state["end_reason"]
     table = saved.get("table") if isinstance(saved, dict) else None
     if isinstance(table, dict) and "concealed" not in table:
         del state["table"]["concealed"]
-    return state == saved
+    return _first_difference(state, saved, "state")
+
+
+def _first_difference(mine: Any, theirs: Any, where: str) -> str | None:
+    """The first place where `theirs` differs from `mine`, by the order of `mine`. A key that
+    only `theirs` has is not quoted: it is whatever the file holds."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for key, value in mine.items():
+            if key not in theirs:
+                return f"{where}.{key}"
+            found = _first_difference(value, theirs[key], f"{where}.{key}")
+            if found:
+                return found
+        return None if len(theirs) == len(mine) else f"{where} (a field the game has not)"
+    if isinstance(mine, list) and isinstance(theirs, list):
+        for i, (one, other) in enumerate(zip(mine, theirs)):
+            found = _first_difference(one, other, f"{where}[{i}]")
+            if found:
+                return found
+        return None if len(mine) == len(theirs) else f"{where}[{min(len(mine), len(theirs))}]"
+    return None if mine == theirs else where
 
 
 def resume(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:
-    """The saved game, ready to go on: restored from its state when the ruleset is unchanged,
-    else (or for a save of the first format) replayed from seed and decisions."""
-    data = read_save(path)
-    ruleset, warnings = _ruleset(path, data, ruleset_path)
+    """The saved game, ready to go on: replayed from its seed and decisions, and refused if its
+    recorded state is not the one they lead to (unless the ruleset changed since, when the
+    replay is what counts and a warning says so). Saves of every format are replayed."""
+    game, data, warnings = replay(path, ruleset_path)
     if isinstance(data.get("state"), dict) and not warnings:
-        try:
-            return Game.from_snapshot(ruleset, data["state"]), data, warnings
-        except SaveError as exc:
-            raise SaveError(f"{path}: {exc}") from None
-    return _replayed(path, data, ruleset), data, warnings
+        place = state_difference(game, data["state"])
+        if place is not None:
+            raise SaveError(f"{path}: the saved state is not the one its seed and decisions lead to "
+                            f"(first difference: {place}); it is refused")
+    return game, data, warnings
 
 
 def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:

@@ -308,6 +308,16 @@ def parse_seat(text: str) -> tuple[str, dict[str, Any]]:
     return kind, params
 
 
+def built_in(seat: str) -> bool:
+    """Is `seat` a built-in kind (human or a bot of the engine's), one that runs no code of
+    anyone else's? A save's seats are taken only if they are: a save may come from anyone."""
+    try:
+        kind, _ = parse_seat(seat)
+    except EngineError:
+        return False
+    return kind in (*_builtin_kinds(), "human")
+
+
 def _agent_class(kind: str) -> Callable[..., Agent]:
     """A built-in kind, or a class named FILE.py:Class or module:Class (a module is looked for
     in the current folder too)."""
