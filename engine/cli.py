@@ -30,6 +30,7 @@ from .game.view import render, view
 from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat
 from .players.isolation import Isolation
 from .players.loop import play
+from .players.thinking import BotClock, Thinking
 from .players.undo import UndoHistory
 from .rules import resources
 from .rules.info import facts, render_info
@@ -485,6 +486,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                              defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
+    if sys.stdout.isatty():  # while bots decide, a line with the name of the one deciding and the seconds
+        clock = BotClock()
+        agents = [agent if kind == "human" else Thinking(agent, sys.stdout, clock) for agent, kind in zip(agents, kinds)]
     ask = bool(humans) and sys.stdin.isatty()
     try:
         play(game, agents, names, undo=UndoHistory(humans), save=lambda game, path: _save_now(game, seats, path))

@@ -9,6 +9,7 @@
 - loop.py: `play`, one game driven to its end, each decision asked of its seat's agent;
 - screen.py and terminal.py: a person's screen, laid out from their view, and the terminal
   it is drawn on;
+- thinking.py: the line that shows, at the terminal, that the bots are deciding;
 - undo.py: taking a decision back without learning anything by it.
 
 Every agent sees a game only through `game.view`: nothing here reads a `Game` for a player.
