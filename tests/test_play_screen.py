@@ -232,3 +232,9 @@ def test_options_of_no_card_keep_the_order_of_the_rules():
     game = at_p1("railways")
     pv = view(game, 1)
     assert option_order(pv) == list(range(pv.option_count))
+
+
+def test_info_of_a_misspelt_name_suggests_the_card_meant_among_those_the_person_sees():
+    game = at_p1("trick_of_the_rails")
+    _, out = ask(game, "i ERIE Statoin\n1\n")
+    assert "No card you can see is called 'ERIE Statoin' (did you mean 'ERIE Station'?)." in out

@@ -20,7 +20,7 @@ from ..game.saves import SaveRequest
 from ..game.seeds import seat_seed
 from ..game.view import PlayerView
 from .screen import (Line, card_lines, decision_screen, heading, log_items, named_cards, news_heading, option_order,
-                     own_lines, table_blocks)
+                     own_lines, shown_cards, table_blocks)
 from .terminal import Terminal
 from .undo import TakeBack
 
@@ -228,7 +228,8 @@ class HumanAgent:
             return
         found = named_cards(view, what)
         if not found:
-            self.say(f"No card you can see is called '{_short(what)}'.")
+            labels = {c["label"] for c in shown_cards(view)}
+            self.say(f"No card you can see is called '{_short(what)}'{suggest(what, sorted(labels))}.")
         elif len(found) > 1:
             names = list(found)
             listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")

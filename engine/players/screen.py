@@ -185,11 +185,16 @@ def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
     return lines + ([] if props else [Line("  (nothing more is printed on it)")])
 
 
-def named_cards(pv: PlayerView, name: str) -> dict[str, dict[str, Any]]:
-    """The cards the viewer can see (on the table or among their options) called `name`, or,
-    when none is, whose label holds it; by label (copies of a card read alike)."""
+def shown_cards(pv: PlayerView) -> list[dict[str, Any]]:
+    """The cards whose faces the viewer can see: on the table, or among their options."""
     cards = [c for z in pv.zones() for c in z["cards"] if face_shown(c)]
-    cards += [c for c in pv.option_cards() if c is not None and face_shown(c)]
+    return cards + [c for c in pv.option_cards() if c is not None and face_shown(c)]
+
+
+def named_cards(pv: PlayerView, name: str) -> dict[str, dict[str, Any]]:
+    """The cards the viewer can see (`shown_cards`) called `name`, or, when none is, whose
+    label holds it; by label (copies of a card read alike)."""
+    cards = shown_cards(pv)
     wanted = name.casefold()
     for match in (lambda label: label == wanted, lambda label: wanted in label):
         found = {c["label"]: c for c in cards if match(c["label"].casefold())}
