@@ -159,3 +159,11 @@ def test_help_has_an_example(capsys):
     out = capsys.readouterr().out
     assert stop.value.code == 0
     assert "engine info rulesets/" in out and "--with" in out and "--json" in out
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_info_fits_80_columns(capsys, path):
+    """A person at an 80-column terminal reads every line whole (it was laid out at 100)."""
+    code, out, _ = info(capsys, path)
+    assert code == 0
+    assert [line for line in out.splitlines() if len(line) > 80] == []

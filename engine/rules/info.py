@@ -12,7 +12,7 @@ from typing import Any
 
 from .ruleset import OptionSpec, Ruleset
 
-WIDTH = 100
+WIDTH = 80  # a terminal of 80 columns, the narrowest a person is likely to read it at
 INDENT = "  "
 LONG = 4  # lines of text at most for one constant
 SHORT_NOTES = 8  # lines of comments at the top of a file shown in full
