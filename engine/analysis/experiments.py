@@ -165,18 +165,37 @@ def ladder(ruleset: Ruleset, players: int, agents: list[str], games: int, seed: 
             "matrix": matrix}
 
 
+def _listed(first: str, items: list[str], width: int = 80) -> list[str]:
+    """`items` after `first`, comma-separated, in lines of at most `width` where they fit,
+    never breaking an item."""
+    lines = [first]
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(lines[-1]) + len(piece) > width and lines[-1].strip():
+            lines.append("  ")
+        lines[-1] += piece + " "
+    return [line.rstrip() for line in lines]
+
+
 def render_ladder(result: dict[str, Any]) -> str:
     """The win-share matrix, row against column, and which agents beat which."""
     agents, matrix = result["agents"], result["matrix"]
-    width = max(22, *(len(a) + 2 for a in agents))
+    # Agents are numbered, columns by number alone, so that the matrix of five agents fits 80
+    # columns however long their names; rows carry the names where they fit.
+    cell = 14  # "100% [34-100]" and a space
+    names = [f"{i} {a}" for i, a in enumerate(agents, 1)]
+    label = max(map(len, names))
+    if label + 1 + cell * len(agents) > 80:
+        names, label = [str(i) for i in range(1, len(agents) + 1)], len(str(len(agents)))
     lines = [f"{result['players']} players, {result['games']} games a pair (seats alternating), seed {result['seed']}",
+             *_listed("agents: ", [f"{i} {a}" for i, a in enumerate(agents, 1)]),
              "row's win share against column, 95% interval; 50% is even", "",
-             " " * width + "".join(f"{b:>{width}}" for b in agents)]
-    for a in agents:
-        cells = [f"{'-':>{width}}" if a == b else
-                 f"{matrix[a][b]['share']:>6.0%} [{matrix[a][b]['low']:.0%}, {matrix[a][b]['high']:.0%}]".rjust(width)
+             " " * (label + 1) + "".join(f"{i:>{cell}}" for i in range(1, len(agents) + 1))]
+    for a, name in zip(agents, names):
+        cells = ["-" if a == b else
+                 f"{matrix[a][b]['share']:.0%} [{matrix[a][b]['low'] * 100:.0f}-{matrix[a][b]['high'] * 100:.0f}]"
                  for b in agents]
-        lines.append(f"{a:<{width}}" + "".join(cells))
+        lines.append(f"{name:<{label + 1}}" + "".join(f"{c:>{cell}}" for c in cells))
     lines.append("")
     for a, b in itertools.combinations(agents, 2):
         cell = matrix[a][b]
