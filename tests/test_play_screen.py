@@ -238,3 +238,11 @@ def test_info_of_a_misspelt_name_suggests_the_card_meant_among_those_the_person_
     game = at_p1("trick_of_the_rails")
     _, out = ask(game, "i ERIE Statoin\n1\n")
     assert "No card you can see is called 'ERIE Statoin' (did you mean 'ERIE Station'?)." in out
+
+
+def test_a_table_counter_leaves_out_its_empty_texts_and_an_empty_one_is_not_shown():
+    """'railroads: P1 (human): , P2 (mcts): ' said nothing twice."""
+    from engine.game.view import counter_text
+    assert counter_text({"P1 (human)": "", "P2 (mcts)": "MA-VI(1)"}) == "P2 (mcts): MA-VI(1)"
+    assert counter_text({"P1": "", "P2": ""}) == ""
+    assert counter_text({"P1": 0, "P2": []}) == "P1: 0, P2: -"  # numbers and lists still say something

@@ -375,7 +375,8 @@ def _table_seen(table: Table, player: int) -> tuple:
 def counter_text(value: Any, top: bool = True) -> str:
     """A counter's plain value (`plain`) as the terminal shows it, in the words of the log:
     a list as its items with ", " between (an empty one "-", one inside a list in brackets), a
-    table as "key: value" pairs, yes/no, "nothing", numbers plainly."""
+    table as "key: value" pairs (but those of an empty text, which say nothing), yes/no,
+    "nothing", numbers plainly."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -388,7 +389,7 @@ def counter_text(value: Any, top: bool = True) -> str:
         inner = ", ".join(counter_text(v, False) for v in value)
         return inner if top or len(value) < 2 else f"({inner})"
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {counter_text(x, False)}" for k, x in value.items())
+        return ", ".join(f"{k}: {counter_text(x, False)}" for k, x in value.items() if x != "")
     return str(value)
 
 
