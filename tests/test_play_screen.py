@@ -246,3 +246,10 @@ def test_a_table_counter_leaves_out_its_empty_texts_and_an_empty_one_is_not_show
     assert counter_text({"P1 (human)": "", "P2 (mcts)": "MA-VI(1)"}) == "P2 (mcts): MA-VI(1)"
     assert counter_text({"P1": "", "P2": ""}) == ""
     assert counter_text({"P1": 0, "P2": []}) == "P1: 0, P2: -"  # numbers and lists still say something
+
+
+def test_a_long_line_is_cut_at_spaces_not_inside_a_hyphenated_name():
+    from engine.players.screen import wrap
+    lines = wrap("railroads " + ", ".join(["MA-VI(1)", "PIT-CLE(12)", "NYC-PHI(3)"] * 4), 40)
+    assert all(len(line) <= 40 for line in lines)
+    assert not any(line.rstrip().endswith("-") for line in lines)

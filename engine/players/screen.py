@@ -31,9 +31,10 @@ def heading(text: str, width: int | None = None) -> list[Line]:
 
 
 def wrap(text: str, width: int | None, indent: int = 4) -> list[str]:
-    """`text` cut into lines of `width` (None: one line), the later ones indented."""
+    """`text` cut into lines of `width` (None: one line), the later ones indented; at spaces,
+    not at hyphens ('MA-VI(1)' is one name), and a word is cut only if it is longer than a line."""
     return [text] if width is None or len(text) <= width else textwrap.wrap(
-        text, width, subsequent_indent=" " * indent)
+        text, width, subsequent_indent=" " * indent, break_on_hyphens=False)
 
 
 def entry(label: str, value: str, width: int | None, style: str = "") -> list[Line]:
