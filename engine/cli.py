@@ -486,6 +486,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                              defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
+    if args.resume:
+        for person in humans:
+            agents[person - 1].caught_up(view(game, person, names))
     if sys.stdout.isatty():  # while bots decide, a line with the name of the one deciding and the seconds
         clock = BotClock()
         agents = [agent if kind == "human" else Thinking(agent, sys.stdout, clock) for agent, kind in zip(agents, kinds)]

@@ -214,3 +214,15 @@ def test_replay_seat_and_referee_exclude_each_other(stopped):
     _, save = stopped
     proc = engine("replay", save, "--seat", "1", "--referee")
     assert proc.returncode == 2 and "not allowed with" in proc.stderr
+
+
+def test_a_resumed_game_tells_no_old_news_and_says_where_the_rest_is(stopped):
+    """Resuming paged the whole game so far as news since the person's last decision."""
+    _, save = stopped
+    proc = engine("play", "--resume", save, input="log\nq\n")
+    assert proc.returncode == 0, proc.stderr
+    first_screen = proc.stdout.split("(? for help): ")[0]
+    assert "nothing new since your last decision" in first_screen
+    assert "The game goes on from the save; type log for what happened before." in first_screen
+    assert " plays " not in first_screen
+    assert " plays " in proc.stdout.split("(? for help): ")[1]  # log tells the game so far

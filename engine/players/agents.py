@@ -126,6 +126,13 @@ class HumanAgent:
     def say(self, text: str) -> None:
         self.terminal.say(text)
 
+    def caught_up(self, view: PlayerView) -> None:
+        """Count all `view` tells as read, so that the news of a resumed game starts where it
+        was resumed (the whole game paged as news told nothing new); `log` shows the rest."""
+        view = view.for_person()
+        self.read[view.player] = (len(view.log()), len(view.forced()))
+        self.notice.append("The game goes on from the save; type log for what happened before.")
+
     def choose(self, view: PlayerView) -> int:
         view = view.for_person()  # the screen does not remind them of what they must remember
         if self.hot_seat is not None and view.player is not None:
