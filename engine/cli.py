@@ -1,4 +1,4 @@
-"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report, schema.
+"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report, schema, serve.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -52,6 +52,7 @@ EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file
   engine replay game.json
   engine report runs.jsonl --html report.html
   engine schema --write .vscode/schemas
+  engine serve
 """
 
 RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help lists them)"
@@ -259,6 +260,18 @@ def _parser() -> argparse.ArgumentParser:
                       "files instead")
     what.add_argument("--write", metavar="DIR", help="copy both schemas into DIR (made if missing) and print "
                       "their paths, for editors that want the files in your project")
+
+    sv = sub.add_parser("serve", help="play in a web browser: a local server for games against bots",
+                        description=_wrap("Start a web app on this machine (127.0.0.1) and print its address; "
+                        "open it in a browser to start a game of any ruleset it offers against bots, each person "
+                        "at a seat address of their own. Nothing is opened by itself, and the server answers "
+                        "this machine only. Ctrl-C stops it (its games are not kept). Needs the web extra: "
+                        "pip install 'tabletop-rules-engine[web]'. The page and its JSON API: docs/web.md."),
+                        epilog="examples:\n  engine serve\n  engine serve railways my_game.yaml --port 8000",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sv.add_argument("rulesets", nargs="*", metavar="RULESET", help="the rulesets to offer, files or shipped "
+                    "rulesets' names (default: every shipped ruleset)")
+    sv.add_argument("--port", type=at_most(65535), default=None, help="the port to listen on (default: a free one)")
     return p
 
 
@@ -284,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,
-                "report": cmd_report, "schema": cmd_schema}[args.command](args)
+                "report": cmd_report, "schema": cmd_schema, "serve": cmd_serve}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -733,6 +746,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")
     return 1
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.port is not None and args.port < 1:
+        raise EngineError("--port must be from 1 to 65535")
+    try:  # the web extra loads only here: `import engine` and the other commands do without it
+        from .web.app import serve
+    except ImportError as exc:
+        if exc.name not in ("starlette", "uvicorn", "anyio"):
+            raise
+        raise EngineError("engine serve needs the web extra: pip install 'tabletop-rules-engine[web]'") from None
+    from .web.tables import Tables
+    rulesets: dict[str, Ruleset] = {}
+    for given in args.rulesets or list(resources.shipped(resources.RULESETS)):
+        name = given if resources.is_name(given) else Path(given).stem
+        if name in rulesets:
+            raise EngineError(f"two rulesets are named {name}: give each once")
+        rulesets[name] = load_ruleset(given)
+    return serve(Tables(rulesets), args.port)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
