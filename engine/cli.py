@@ -754,7 +754,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:  # the web extra loads only here: `import engine` and the other commands do without it
         from .web.app import serve
     except ImportError as exc:
-        if exc.name not in ("starlette", "uvicorn", "anyio"):
+        if (exc.name or "").split(".")[0] not in ("starlette", "uvicorn", "anyio"):
             raise
         raise EngineError("engine serve needs the web extra: pip install 'tabletop-rules-engine[web]'") from None
     from .web.tables import Tables

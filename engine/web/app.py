@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import socket
-import sys
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -50,10 +49,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _answer(data: Any, status: int = 200) -> Response:
+def encode(data: Any) -> str:
     """JSON as sent to a client: compact and in one order, so the same view is the same bytes."""
-    body = json.dumps(_plain(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return Response(body, status, headers=PRIVATE, media_type="application/json")
+    return json.dumps(_plain(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _answer(data: Any, status: int = 200) -> Response:
+    return Response(encode(data), status, headers=PRIVATE, media_type="application/json")
 
 
 def _error(message: str, status: int) -> Response:
@@ -142,5 +144,4 @@ def serve(tables: Tables, port: int | None) -> int:
     print(f"engine serve: open {url} in a browser (Ctrl-C stops the server)", flush=True)
     config = uvicorn.Config(create_app(tables), log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[sock])
-    print("engine serve: stopped", file=sys.stderr)
     return 0
