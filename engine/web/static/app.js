@@ -13,9 +13,7 @@ function el(tag, attrs, ...children) {
     if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
     else if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value);
   }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
+  node.append(...present(children));
   return node;
 }
 
@@ -52,9 +50,13 @@ async function api(method, path, body) {
   return { ok: response.ok, status: response.status, data, text };
 }
 
+// Nodes and strings from lists nested at any depth, without the nulls that stand for "nothing here".
+function present(items) {
+  return items.flat(Infinity).filter((item) => item !== null && item !== undefined && item !== false);
+}
+
 function show(...nodes) {
-  const app = document.getElementById("app");
-  app.replaceChildren(...nodes.flat());
+  document.getElementById("app").replaceChildren(...present(nodes));
 }
 
 // ------------------------------------------------------------------ the start page
