@@ -12,6 +12,7 @@ import signal
 import sys
 import textwrap
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, TextIO
 
 from . import __version__
@@ -153,6 +154,8 @@ def _parser() -> argparse.ArgumentParser:
                     "seed and decisions (players, seed and options come from the save)")
     pl.add_argument("--plain", action="store_true", help="no colour on the terminal (output that is not a "
                     "terminal is always plain)")
+    pl.add_argument("--web", action="store_true", help="play in a web browser instead: start engine serve with "
+                    "this game and print each human seat's address (needs the web extra; docs/web.md)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
                        description=_wrap("Play GAMES games between bots (random ones by default), on every "
@@ -472,6 +475,9 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.web and (args.save or args.plain):
+        raise EngineError(f"{'--save' if args.save else '--plain'} is for a game at the terminal, not with --web")
+    web = _web() if args.web else None  # before the game starts, so that a missing extra is said at once
     if args.save:  # before the game, not after it: a game played to the end is not lost for a bad name
         check_save_path(args.save)
     if args.resume:
@@ -494,10 +500,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     chosen = args.seed is not None  # (--resume refuses --seed)
     try:
         agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),
-                             make_human=lambda: HumanAgent(hot_seat=hot_seat, plain=args.plain),
+                             make_human=(lambda: None) if web else lambda: HumanAgent(hot_seat=hot_seat, plain=args.plain),
                              defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
+    if web is not None:
+        return _play_on_the_web(web, args, game, seats, agents)
     ask = bool(humans) and sys.stdin.isatty()
     try:
         play(game, agents, names, undo=UndoHistory(humans), save=lambda game, path: _save_now(game, seats, path))
@@ -748,15 +756,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    if args.port is not None and args.port < 1:
-        raise EngineError("--port must be from 1 to 65535")
-    try:  # the web extra loads only here: `import engine` and the other commands do without it
-        from .web.app import serve
+def _web() -> ModuleType:
+    """engine/web/app.py, which needs the web extra: loaded only for `engine serve` and
+    `engine play --web`, so that `import engine` and the other commands do without it."""
+    try:
+        from .web import app
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("starlette", "uvicorn", "anyio"):
             raise
         raise EngineError("engine serve needs the web extra: pip install 'tabletop-rules-engine[web]'") from None
+    return app
+
+
+def _play_on_the_web(web: ModuleType, args: argparse.Namespace, game: Game, seats: list[str],
+                     agents: list[Any]) -> int:
+    """`engine play --web`: the game on a server of its own, each human seat at its address."""
+    if all(agent is not None for agent in agents):
+        raise EngineError("--web needs a human seat: a game of bots alone is for engine simulate")
+    from .web.tables import Tables
+    name = Path(game.rules.loaded_as).stem or "game"
+    tables = Tables({name: game.rules})
+    hosted = tables.host(game, seats, agents)
+    return web.serve(tables, None, [(hosted.names[p], f"play/{hosted.id}/{token}") for token, p in hosted.tokens.items()])
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.port is not None and args.port < 1:
+        raise EngineError("--port must be from 1 to 65535")
+    web = _web()
     from .web.tables import Tables
     rulesets: dict[str, Ruleset] = {}
     for given in args.rulesets or list(resources.shipped(resources.RULESETS)):
@@ -764,7 +791,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if name in rulesets:
             raise EngineError(f"two rulesets are named {name}: give each once")
         rulesets[name] = load_ruleset(given)
-    return serve(Tables(rulesets), args.port)
+    return web.serve(Tables(rulesets), args.port)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette", reason="engine serve needs the web extra: pip install -e '.[web]'")
-pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx, of the test extra: pip install -e '.[test]'")
+httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx, of the test extra: pip install -e '.[test]'")
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -343,3 +343,47 @@ def test_the_page_is_served_from_the_package():
     text = "".join(p.read_text(encoding="utf-8") for p in static.iterdir())
     assert "http://" not in text and "https://" not in text  # no CDN: works offline
     assert "innerHTML" not in text  # labels are set as text
+
+
+def test_engine_serve_listens_on_this_machine_and_prints_its_address():
+    server = subprocess.Popen([sys.executable, "-m", "engine", "serve", "trick_of_the_rails"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("engine serve: open http://127.0.0.1:") and line.endswith(" (Ctrl-C stops the server)\n")
+        url = line.split()[3]
+        listed = httpx.get(f"{url}api/rulesets", timeout=60).json()["rulesets"]
+        assert [r["name"] for r in listed] == ["trick_of_the_rails"]
+        made = httpx.post(f"{url}api/games", json=GOOD, timeout=60)
+        assert made.status_code == 201 and made.json()["seats"][0]["url"].startswith("/play/")
+    finally:
+        server.terminate()
+        server.wait(60)
+
+
+def test_engine_play_web_serves_that_game_and_prints_each_seat_address():
+    server = subprocess.Popen([sys.executable, "-m", "engine", "play", "trick_of_the_rails", "--players", "3",
+                               "--seats", "human,random,human", "--web"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [server.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("Trick of the Rails: 3 players") and "secret" in lines[0]
+        url = lines[1].split()[3]
+        seats = dict(line.strip().split(": ") for line in lines[2:])
+        assert list(seats) == ["P1 (human)", "P3 (human)"] and all(u.startswith(f"{url}play/") for u in seats.values())
+        for name, address in seats.items():
+            shown = httpx.get(address.replace("/play/", "/api/games/") + "/view", timeout=60).json()
+            assert shown["you"] == name and shown["game"] == "Trick of the Rails"
+    finally:
+        server.terminate()
+        server.wait(60)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--save", "game.json"], "--save is for a game at the terminal, not with --web"),
+    (["--seats", "random,random,random"], "--web needs a human seat"),
+])
+def test_engine_play_web_refuses_what_is_for_the_terminal(capsys, tmp_cwd, args, says):
+    assert main(["play", "trick_of_the_rails", "--players", "3", "--web", *args]) == 1
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1

@@ -131,8 +131,9 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
                      exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})
 
 
-def serve(tables: Tables, port: int | None) -> int:
-    """Serve `tables` on 127.0.0.1 at `port` (None: a free one) until Ctrl-C; print the URL."""
+def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = ()) -> int:
+    """Serve `tables` on 127.0.0.1 at `port` (None: a free one) until Ctrl-C; print the URL,
+    and that of each of `seats` (a seat's name and its path)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -142,6 +143,8 @@ def serve(tables: Tables, port: int | None) -> int:
         raise EngineError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     print(f"engine serve: open {url} in a browser (Ctrl-C stops the server)", flush=True)
+    for seat, path in seats:
+        print(f"  {seat}: {url}{path}", flush=True)
     config = uvicorn.Config(create_app(tables), log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
