@@ -23,7 +23,7 @@ from conftest import RANDOM_PLAY, RULESETS, position_with_secrets, random_play_o
 from engine.cli import main  # noqa: E402
 from engine.game.game import Game  # noqa: E402
 from engine.web.app import create_app, encode  # noqa: E402
-from engine.web.tables import Hosted, Tables  # noqa: E402
+from engine.web.tables import BadRequest, Hosted, Tables  # noqa: E402
 
 NAMES = [p.stem for p in RULESETS]
 BOTS = ["random", "greedy:tries=2", "scout:worlds=2", "mcts:iterations=5"]
@@ -387,3 +387,18 @@ def test_engine_play_web_refuses_what_is_for_the_terminal(capsys, tmp_cwd, args,
     assert main(["play", "trick_of_the_rails", "--players", "3", "--web", *args]) == 1
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+def test_a_full_server_lets_the_games_that_ended_go_first(tables, monkeypatch):
+    monkeypatch.setattr("engine.web.tables.MOST_GAMES", 2)
+    rules = ruleset("trick_of_the_rails")
+    ended = Game(rules, 3, seed=1)
+    while not ended.over:
+        ended.apply(0)
+    old = tables.host(ended, ["human"] * 3, [None] * 3)
+    playing = tables.host(Game(rules, 3, seed=2), ["human"] * 3, [None] * 3)
+    new = tables.host(Game(rules, 3, seed=3), ["human"] * 3, [None] * 3)
+    assert set(tables.games) == {playing.id, new.id} and old.id not in tables.games
+    with pytest.raises(BadRequest) as refusal:
+        tables.host(Game(rules, 3, seed=4), ["human"] * 3, [None] * 3)
+    assert refusal.value.status == 503 and "2 games in play" in str(refusal.value)

@@ -22,7 +22,7 @@ from ..game.view import view
 from ..players.agents import Agent, built_in, make_agents, parse_seat
 from ..rules.ruleset import Ruleset
 
-MOST_GAMES = 200  # games held at once: a server on one's own machine needs no more
+MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
 
 
 class BadRequest(EngineError):
@@ -206,8 +206,11 @@ class Tables:
     def host(self, game: Game, seats: list[str], agents: list[Agent | None]) -> Hosted:
         """Take a game in: its bots start if they are to decide."""
         with self.lock:
+            if len(self.games) >= MOST_GAMES:  # the games that ended make room first
+                for ended in [i for i, h in self.games.items() if h.game.over or h.error is not None]:
+                    del self.games[ended]
             if len(self.games) >= MOST_GAMES:
-                raise BadRequest(f"this server holds {MOST_GAMES} games already", 503)
+                raise BadRequest(f"this server holds {MOST_GAMES} games in play already", 503)
             hosted = Hosted(game, seats, agents)
             self.games[hosted.id] = hosted
         with hosted.changed:
