@@ -270,7 +270,7 @@ def _parser() -> argparse.ArgumentParser:
                         "at a seat address of their own. Nothing is opened by itself, and the server answers "
                         "this machine only. Ctrl-C stops it (its games are not kept). Needs the web extra: "
                         "pip install 'tabletop-rules-engine[web]'. The page and its JSON API: docs/web.md."),
-                        epilog="examples:\n  engine serve\n  engine serve railways my_game.yaml --port 8000",
+                        epilog="examples:\n  engine serve\n  engine serve GAME my_game.yaml --port 8000",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     sv.add_argument("rulesets", nargs="*", metavar="RULESET", help="the rulesets to offer, files or shipped "
                     "rulesets' names (default: every shipped ruleset)")

@@ -63,6 +63,9 @@ def _error(message: str, status: int) -> Response:
 
 
 async def _body(request: Request) -> Any:
+    told = request.headers.get("content-length", "")
+    if told.isdigit() and int(told) > MOST_BODY:  # refused before it is read
+        raise BadRequest(f"the request is larger than {MOST_BODY // 1024} KB", 413)
     raw = await request.body()
     if len(raw) > MOST_BODY:
         raise BadRequest(f"the request is larger than {MOST_BODY // 1024} KB", 413)
