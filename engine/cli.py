@@ -1,4 +1,4 @@
-"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report, schema.
+"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report, schema, serve.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -12,6 +12,7 @@ import signal
 import sys
 import textwrap
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, TextIO
 
 from . import __version__
@@ -53,6 +54,7 @@ EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file
   engine replay game.json
   engine report runs.jsonl --html report.html
   engine schema --write .vscode/schemas
+  engine serve
 """
 
 RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help lists them)"
@@ -153,6 +155,8 @@ def _parser() -> argparse.ArgumentParser:
                     "seed and decisions (players, seed and options come from the save)")
     pl.add_argument("--plain", action="store_true", help="no colour on the terminal (output that is not a "
                     "terminal is always plain)")
+    pl.add_argument("--web", action="store_true", help="play in a web browser instead: start engine serve with "
+                    "this game and print each human seat's address (needs the web extra; docs/web.md)")
 
     s = sub.add_parser("simulate", help="play many games between bots and report results",
                        description=_wrap("Play GAMES games between bots (random ones by default), on every "
@@ -260,6 +264,18 @@ def _parser() -> argparse.ArgumentParser:
                       "files instead")
     what.add_argument("--write", metavar="DIR", help="copy both schemas into DIR (made if missing) and print "
                       "their paths, for editors that want the files in your project")
+
+    sv = sub.add_parser("serve", help="play in a web browser: a local server for games against bots",
+                        description=_wrap("Start a web app on this machine (127.0.0.1) and print its address; "
+                        "open it in a browser to start a game of any ruleset it offers against bots, each person "
+                        "at a seat address of their own. Nothing is opened by itself, and the server answers "
+                        "this machine only. Ctrl-C stops it (its games are not kept). Needs the web extra: "
+                        "pip install 'tabletop-rules-engine[web]'. The page and its JSON API: docs/web.md."),
+                        epilog="examples:\n  engine serve\n  engine serve GAME my_game.yaml --port 8000",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sv.add_argument("rulesets", nargs="*", metavar="RULESET", help="the rulesets to offer, files or shipped "
+                    "rulesets' names (default: every shipped ruleset)")
+    sv.add_argument("--port", type=at_most(65535), default=None, help="the port to listen on (default: a free one)")
     return p
 
 
@@ -285,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,
-                "report": cmd_report, "schema": cmd_schema}[args.command](args)
+                "report": cmd_report, "schema": cmd_schema, "serve": cmd_serve}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -460,6 +476,9 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.web and (args.save or args.plain):
+        raise EngineError(f"{'--save' if args.save else '--plain'} is for a game at the terminal, not with --web")
+    web = _web() if args.web else None  # before the game starts, so that a missing extra is said at once
     if args.save:  # before the game, not after it: a game played to the end is not lost for a bad name
         check_save_path(args.save)
     if args.resume:
@@ -482,10 +501,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     chosen = args.seed is not None  # (--resume refuses --seed)
     try:
         agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),
-                             make_human=lambda: HumanAgent(hot_seat=hot_seat, plain=args.plain),
+                             make_human=(lambda: None) if web else lambda: HumanAgent(hot_seat=hot_seat, plain=args.plain),
                              defaults=game.rules.bots)
     except ValueError as exc:
         raise EngineError(str(exc)) from None
+    if web is not None:
+        return _play_on_the_web(web, args, game, seats, agents)
     if args.resume:
         for person in humans:
             agents[person - 1].caught_up(view(game, person, names))
@@ -740,6 +761,44 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")
     return 1
+
+
+def _web() -> ModuleType:
+    """engine/web/app.py, which needs the web extra: loaded only for `engine serve` and
+    `engine play --web`, so that `import engine` and the other commands do without it."""
+    try:
+        from .web import app
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("starlette", "uvicorn", "anyio"):
+            raise
+        raise EngineError("engine serve needs the web extra: pip install 'tabletop-rules-engine[web]'") from None
+    return app
+
+
+def _play_on_the_web(web: ModuleType, args: argparse.Namespace, game: Game, seats: list[str],
+                     agents: list[Any]) -> int:
+    """`engine play --web`: the game on a server of its own, each human seat at its address."""
+    if all(agent is not None for agent in agents):
+        raise EngineError("--web needs a human seat: a game of bots alone is for engine simulate")
+    from .web.tables import Tables
+    name = Path(game.rules.loaded_as).stem or "game"
+    tables = Tables({name: game.rules})
+    hosted = tables.host(game, seats, agents)
+    return web.serve(tables, None, [(hosted.names[p], f"play/{hosted.id}/{token}") for token, p in hosted.tokens.items()])
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.port is not None and args.port < 1:
+        raise EngineError("--port must be from 1 to 65535")
+    web = _web()
+    from .web.tables import Tables
+    rulesets: dict[str, Ruleset] = {}
+    for given in args.rulesets or list(resources.shipped(resources.RULESETS)):
+        name = given if resources.is_name(given) else Path(given).stem
+        if name in rulesets:
+            raise EngineError(f"two rulesets are named {name}: give each once")
+        rulesets[name] = load_ruleset(given)
+    return web.serve(Tables(rulesets), args.port)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -69,10 +69,11 @@ def test_console_script_help():
 @pytest.mark.parametrize("command,options", [
     ("validate", ["PATH"]),
     ("info", ["--with", "--json", "RULESET", "engine info rulesets/"]),
-    ("play", ["--players", "--seed", "--option", "--seats", "--save", "RULESET"]),
+    ("play", ["--players", "--seed", "--option", "--seats", "--save", "--web", "RULESET"]),
     ("simulate", ["--players", "--seed", "--option", "--games", "--max-decisions", "--json", "--csv", "--jobs",
                   "--out", "--backend", "--address", "RULESET"]),
     ("replay", ["--ruleset", "--show", "--seat", "--referee", "FILE"]),
+    ("serve", ["--port", "RULESET", "127.0.0.1", "docs/web.md"]),
 ])
 def test_subcommand_help(command, options):
     proc = engine(command, "--help")

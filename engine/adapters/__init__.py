@@ -8,5 +8,5 @@ What they share (the setup, the action bound, rewards) is in `common.py`; the ob
 vector, built from a player's view only, in `observation.py`.
 
 May import: core, lang, rules, game, players, analysis.
-Must not import: cli.
+Must not import: web, cli.
 """

@@ -10,5 +10,5 @@
 - experiments.py: `compare` (two variants on the same seeds) and `ladder` (agents in pairs).
 
 May import: core, lang, rules, game, players.
-Must not import: adapters, cli.
+Must not import: adapters, web, cli.
 """

@@ -15,5 +15,5 @@ Nothing here knows the effect language, a ruleset file or a running game: these 
 things the layers above compute with.
 
 May import: nothing of the engine.
-Must not import: lang, rules, game, players, analysis, adapters, cli.
+Must not import: lang, rules, game, players, analysis, adapters, web, cli.
 """

@@ -12,7 +12,7 @@
 `from engine.game import Game` works as it did before the layers.
 
 May import: core, lang, rules.
-Must not import: players, analysis, adapters, cli.
+Must not import: players, analysis, adapters, web, cli.
 """
 from .game import Game
 

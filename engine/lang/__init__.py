@@ -10,5 +10,5 @@
 - docgen.py: docs/effect-language.md, generated from the registry.
 
 May import: core.
-Must not import: rules, game, players, analysis, adapters, cli.
+Must not import: rules, game, players, analysis, adapters, web, cli.
 """

@@ -15,5 +15,5 @@
 Every agent sees a game only through `game.view`: nothing here reads a `Game` for a player.
 
 May import: core, lang, rules, game.
-Must not import: analysis, adapters, cli.
+Must not import: analysis, adapters, web, cli.
 """

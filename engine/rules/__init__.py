@@ -14,5 +14,5 @@
 A ruleset is data and compiled functions; what runs them on a table is the game layer.
 
 May import: core, lang.
-Must not import: game, players, analysis, adapters, cli.
+Must not import: game, players, analysis, adapters, web, cli.
 """

@@ -1,0 +1,13 @@
+"""The table in a browser: `engine serve`, a local web app where people play against bots.
+
+- tables.py: the games in play, each seat's token, the bots playing between people's turns,
+  and what a seat is sent (its view, and nothing that goes around it);
+- app.py: the JSON API and the page (static/: plain HTML, JavaScript and CSS, no build step),
+  served on 127.0.0.1.
+
+app.py needs the `web` extra (Starlette, uvicorn); nothing of the engine imports this package
+but the command, and only when `engine serve` runs, so `import engine` stays as light as it was.
+
+May import: core, lang, rules, game, players, analysis, adapters.
+Must not import: cli.
+"""

@@ -1,0 +1,153 @@
+"""The web app of `engine serve`: the JSON API, the page, and the server on 127.0.0.1.
+
+Every answer of the API is JSON; a refused request gets a 4xx status and one line,
+{"error": "..."}, never a traceback page. A seat's address holds its token: pages and answers
+tell the browser to send no referrer and keep no copy, and only requests for this machine's own
+names are answered (a page elsewhere cannot reach the server through a name of its own).
+"""
+from __future__ import annotations
+
+import json
+import math
+import socket
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Route
+
+from ..core.errors import EngineError
+from ..core.text import number_text
+from .tables import BadRequest, Tables
+
+STATIC = Path(str(files("engine.web").joinpath("static")))
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+PAGE_HEADERS = {**PRIVATE, "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+                "X-Content-Type-Options": "nosniff"}
+LOCAL_HOSTS = ["127.0.0.1", "localhost"]
+LONGEST_WAIT = 25.0  # seconds a view request may wait for the seat's turn (?wait=1)
+MOST_BODY = 64 * 1024  # bytes a request's JSON may have
+
+
+def _plain(value: Any) -> Any:
+    """`value` with every number JSON can hold: infinity (a rule's "no limit") as the word the
+    terminal shows."""
+    if type(value) is float and not math.isfinite(value):
+        return number_text(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def encode(data: Any) -> str:
+    """JSON as sent to a client: compact and in one order, so the same view is the same bytes."""
+    return json.dumps(_plain(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _answer(data: Any, status: int = 200) -> Response:
+    return Response(encode(data), status, headers=PRIVATE, media_type="application/json")
+
+
+def _error(message: str, status: int) -> Response:
+    return _answer({"error": message}, status)
+
+
+async def _body(request: Request) -> Any:
+    told = request.headers.get("content-length", "")
+    if told.isdigit() and int(told) > MOST_BODY:  # refused before it is read
+        raise BadRequest(f"the request is larger than {MOST_BODY // 1024} KB", 413)
+    raw = await request.body()
+    if len(raw) > MOST_BODY:
+        raise BadRequest(f"the request is larger than {MOST_BODY // 1024} KB", 413)
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the request is not JSON: {exc}") from None
+
+
+def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
+    """The app serving `tables`, answering requests for `hosts` only (default: this machine)."""
+
+    async def rulesets(request: Request) -> Response:
+        return _answer({"rulesets": tables.listing()})
+
+    async def new_game(request: Request) -> Response:
+        hosted = tables.create(await _body(request))
+        return _answer({"id": hosted.id, "seats": [
+            {"player": player, "seat": hosted.names[player], "url": f"/play/{hosted.id}/{token}"}
+            for token, player in hosted.tokens.items()]}, 201)
+
+    async def seat_view(request: Request) -> Response:
+        hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
+        if request.query_params.get("wait") == "1":
+            await anyio.to_thread.run_sync(hosted.wait, player, LONGEST_WAIT)
+        return _answer(hosted.seat_view(player))
+
+    async def choose(request: Request) -> Response:
+        hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
+        body = await _body(request)
+        if not isinstance(body, dict) or set(body) != {"option"}:
+            raise BadRequest('send {"option": N}, N an option\'s number from 0')
+        await anyio.to_thread.run_sync(hosted.choose, player, body["option"])
+        return _answer(hosted.seat_view(player))
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in {"app.js", "app.css"}:
+            raise BadRequest("no such file", 404)
+        return FileResponse(STATIC / name, headers=PAGE_HEADERS)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        return _error(str(exc), exc.status)  # type: ignore[attr-defined]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(exc.detail if exc.status_code != 404 else "no such page", exc.status_code)
+
+    async def failed(request: Request, exc: Exception) -> Response:
+        text = str(exc) if isinstance(exc, EngineError) else type(exc).__name__
+        return _error("the server failed: " + " ".join(text.split()), 500)
+
+    routes = [
+        Route("/", page),
+        Route("/play/{game}/{token}", page),
+        Route("/static/{name}", static),
+        Route("/api/rulesets", rulesets),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game}/{token}/view", seat_view),
+        Route("/api/games/{game}/{token}/choose", choose, methods=["POST"]),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
+                     exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})
+
+
+def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = ()) -> int:
+    """Serve `tables` on 127.0.0.1 at `port` (None: a free one) until Ctrl-C; print the URL,
+    and that of each of `seats` (a seat's name and its path)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port or 0))
+    except OSError as exc:
+        sock.close()
+        raise EngineError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    print(f"engine serve: open {url} in a browser (Ctrl-C stops the server)", flush=True)
+    for seat, path in seats:
+        print(f"  {seat}: {url}{path}", flush=True)
+    config = uvicorn.Config(create_app(tables), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,357 @@
+// The page of engine serve: a start form at /, a seat's table at /play/GAME/TOKEN.
+// Plain JavaScript, no framework: everything shown comes from the JSON API (docs/web.md), and
+// the seat's view is all it is sent. Text is always set as text, never as HTML.
+"use strict";
+
+const POLL_MS = 800; // how often a seat's page asks for its view while others decide
+const BOTS = ["random", "greedy", "mcts", "scout"];
+
+// An element with attributes (on* ones as listeners) and children (strings become text).
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value);
+  }
+  node.append(...present(children));
+  return node;
+}
+
+// A plain value of a view (numbers, text, lists, tables) as the terminal reads it.
+function valueText(value, top = true) {
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  if (value === null || value === undefined) return "nothing";
+  if (Array.isArray(value)) {
+    if (!value.length) return "-";
+    const inner = value.map((v) => valueText(v, false)).join(", ");
+    return top || value.length < 2 ? inner : `(${inner})`;
+  }
+  if (typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${k}: ${valueText(v, false)}`).join(", ");
+  }
+  return String(value);
+}
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+  });
+  const text = await response.text();
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    data = { error: text.split("\n")[0] || `the server answered ${response.status}` };
+  }
+  return { ok: response.ok, status: response.status, data, text };
+}
+
+// Nodes and strings from lists nested at any depth, without the nulls that stand for "nothing here".
+function present(items) {
+  return items.flat(Infinity).filter((item) => item !== null && item !== undefined && item !== false);
+}
+
+function show(...nodes) {
+  document.getElementById("app").replaceChildren(...present(nodes));
+}
+
+// ------------------------------------------------------------------ the start page
+
+async function startPage() {
+  const answer = await api("GET", "/api/rulesets");
+  if (!answer.ok) {
+    show(el("p", { class: "notice" }, answer.data.error));
+    return;
+  }
+  const rulesets = answer.data.rulesets;
+  const notice = el("p", { class: "notice" });
+  const ruleset = el("select", { name: "ruleset" },
+    rulesets.map((r) => el("option", { value: r.name }, r.title)));
+  const players = el("select", { name: "players" });
+  const seats = el("div");
+  const options = el("div");
+  const seed = el("input", { name: "seed", inputmode: "numeric", placeholder: "secret" });
+  const links = el("div");
+
+  function chosen() {
+    return rulesets.find((r) => r.name === ruleset.value);
+  }
+  function drawSeats() {
+    const n = Number(players.value);
+    const kept = [...seats.querySelectorAll("select")].map((s) => s.value);
+    seats.replaceChildren(...Array.from({ length: n }, (_, i) => el("label", { class: "seat" }, `P${i + 1} `,
+      el("select", {}, ["human", ...BOTS].map((kind) => el("option", {
+        value: kind, selected: (kept[i] || (i === 0 ? "human" : "mcts")) === kind ? "selected" : null,
+      }, kind))))));
+  }
+  function drawRuleset() {
+    const r = chosen();
+    players.replaceChildren(...r.players.map((n) => el("option", { value: n }, String(n))));
+    drawSeats();
+    options.replaceChildren(...r.options.map((o) => {
+      const field = o.values
+        ? el("select", { "data-option": o.name }, o.values.map((v) => el("option", {
+          value: String(v), selected: v === o.default ? "selected" : null }, String(v))))
+        : el("input", { "data-option": o.name, value: String(o.default) });
+      return el("label", { title: o.description }, `${o.name} `, field,
+        o.players ? ` (for ${o.players.join(" or ")} players)` : "");
+    }));
+  }
+  async function start(event) {
+    event.preventDefault();
+    notice.textContent = "";
+    const r = chosen();
+    const request = {
+      ruleset: r.name,
+      players: Number(players.value),
+      seats: [...seats.querySelectorAll("select")].map((s) => s.value),
+      options: {},
+    };
+    for (const field of options.querySelectorAll("[data-option]")) {
+      const spec = r.options.find((o) => o.name === field.dataset.option);
+      if (field.value !== String(spec.default)) request.options[spec.name] = field.value;
+    }
+    if (seed.value.trim()) {
+      if (!/^\d+$/.test(seed.value.trim())) {
+        notice.textContent = "A seed is a whole number (or leave it empty for a secret one).";
+        return;
+      }
+      request.seed = Number(seed.value.trim());
+      if (!Number.isSafeInteger(request.seed)) {
+        notice.textContent = "This page takes seeds up to 2^53; larger ones through the API.";
+        return;
+      }
+    }
+    const made = await api("POST", "/api/games", request);
+    if (!made.ok) {
+      notice.textContent = made.data.error;
+      return;
+    }
+    if (made.data.seats.length === 1) {
+      location.assign(made.data.seats[0].url);
+      return;
+    }
+    links.replaceChildren(el("h2", {}, "Seats"),
+      el("p", {}, "Each person opens their own address (keep it to yourself: it shows your hand)."),
+      el("ul", { class: "links" }, made.data.seats.map((s) => el("li", {},
+        el("a", { href: s.url, target: "_blank", rel: "noreferrer" }, s.seat)))));
+  }
+
+  ruleset.addEventListener("change", drawRuleset);
+  players.addEventListener("change", drawSeats);
+  drawRuleset();
+  show(el("h1", {}, "A new game"),
+    el("form", { class: "start", onsubmit: start },
+      el("label", {}, "Ruleset ", ruleset),
+      el("label", {}, "Players ", players),
+      el("h2", {}, "Seats"), seats,
+      el("h2", {}, "Options"), options,
+      el("label", {}, "Seed ", seed),
+      el("button", { type: "submit" }, "Start")),
+    notice, links);
+}
+
+// ------------------------------------------------------------------ a seat's table
+
+function seatPage(game, token) {
+  const base = `/api/games/${game}/${token}`;
+  const readKey = `engine-read:${game}:${token.slice(0, 8)}`;
+  let lastText = null;
+  let timer = null;
+  let notice = "";
+
+  async function poll() {
+    timer = null;
+    const answer = await api("GET", `${base}/view`).catch((e) => ({ ok: false, data: { error: String(e) } }));
+    if (!answer.ok) {
+      show(el("p", { class: "notice" }, answer.status === 404 ? "No such seat: check the address." : answer.data.error));
+      if (answer.status !== 404) timer = setTimeout(poll, POLL_MS * 4);
+      return;
+    }
+    if (answer.text !== lastText) {
+      lastText = answer.text;
+      draw(answer.data);
+    }
+    const v = answer.data;
+    if (!v.over && !v.error) timer = setTimeout(poll, POLL_MS);
+  }
+
+  async function choose(v, option) {
+    const answer = await api("POST", `${base}/choose`, { option });
+    if (!answer.ok) {
+      notice = answer.data.error;
+      draw(v);
+      return;
+    }
+    notice = "";
+    localStorage.setItem(readKey, JSON.stringify({ log: v.log.length, forced: v.forced.length }));
+    lastText = null;
+    if (timer) clearTimeout(timer);
+    poll();
+  }
+
+  function read() {
+    try {
+      return JSON.parse(localStorage.getItem(readKey)) || { log: 0, forced: 0 };
+    } catch (e) {
+      return { log: 0, forced: 0 };
+    }
+  }
+
+  function draw(v) {
+    const mine = v.decision && v.decision.options ? v.decision : null;
+    const byCard = new Map(); // a card's id -> the option it stands for
+    (v.option_cards || []).forEach((c, i) => {
+      if (mine && c && c.id !== undefined && !byCard.has(c.id)) byCard.set(c.id, i);
+    });
+    const cardNode = (c) => card(c, byCard.has(c.id) ? () => choose(v, byCard.get(c.id)) : null);
+    show(el("h1", {}, v.game), el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`),
+      status(v, mine),
+      v.results ? results(v.results) : null,
+      mine ? decision(v, mine) : null,
+      el("p", { class: "notice" }, notice),
+      counters(v),
+      Object.entries(v.boards).map(([name, art]) => [el("h2", {}, name), el("pre", { class: "board" }, art)]),
+      zones(v, cardNode),
+      news(v, read()));
+  }
+
+  function status(v, mine) {
+    if (v.error) return el("p", { class: "status error" }, `The game stopped on an error: ${v.error}`);
+    if (v.over) return el("p", { class: "status" }, "Game over" + (v.end_reason ? ` (${v.end_reason})` : ""));
+    if (mine) return el("p", { class: "status mine" }, "Your turn.");
+    if (v.thinking) return el("p", { class: "status thinking" }, `${v.thinking} is thinking…`);
+    return el("p", { class: "status" }, `Waiting for ${v.turn}.`);
+  }
+
+  function decision(v, d) {
+    let answer;
+    if (v.amounts) {
+      const [low, high] = v.amounts;
+      const input = el("input", { type: "number", min: low, max: high, value: low, "aria-label": "amount" });
+      const send = (event) => {
+        event.preventDefault();
+        const n = Number(input.value);
+        if (!Number.isInteger(n) || n < low || n > high) {
+          notice = `Give a whole number from ${low} to ${high}.`;
+          draw(v);
+          return;
+        }
+        choose(v, n - low);
+      };
+      answer = el("form", { onsubmit: send }, input, " ", el("button", { type: "submit" }, "OK"),
+        ` (${low} to ${high})`);
+    } else {
+      answer = el("div", { class: "options" },
+        d.options.map((text, i) => el("button", { type: "button", onclick: () => choose(v, i) }, text)));
+    }
+    const hint = byCardHint(v) ? el("p", { class: "zone-label" }, "Click a card with a green edge, or a button.") : null;
+    return el("section", { class: "decision" }, el("h2", {}, d.prompt), hint, answer);
+  }
+
+  function byCardHint(v) {
+    return (v.option_cards || []).some((c) => c && c.id !== undefined);
+  }
+
+  poll();
+}
+
+function card(c, onChoose) {
+  const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden"].includes(k));
+  const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
+  const name = c.hidden ? "face down" : c.label;
+  const node = el("div", {
+    class: "card" + (c.hidden ? " hidden" : "") + (onChoose ? " option" : ""),
+    title: [name, ...lines].join("\n"),
+    tabindex: onChoose ? "0" : null,
+    role: onChoose ? "button" : null,
+  }, el("span", { class: "name" }, name), lines.map((t) => el("span", { class: "prop" }, t)));
+  if (onChoose) {
+    node.addEventListener("click", onChoose);
+    node.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        onChoose();
+      }
+    });
+  }
+  return node;
+}
+
+function zoneNode(z, cardNode) {
+  return el("div", { class: "zone" }, el("div", { class: "zone-label" }, `${z.label} (${z.count})`),
+    z.cards.length ? el("div", { class: "cards" }, z.cards.map(cardNode)) : el("div", { class: "empty" }, "empty"));
+}
+
+// Zones grouped by owner: the shared table first, then each other player's, then yours along the bottom.
+function zones(v, cardNode) {
+  const shown = v.zones.filter((z) => z.display);
+  const groups = new Map();
+  for (const z of shown.filter((z) => !z.mine)) {
+    const owner = v.players.includes(z.key) ? z.key : "Table";
+    if (!groups.has(owner)) groups.set(owner, []);
+    groups.get(owner).push(z);
+  }
+  const out = [];
+  for (const [owner, list] of groups) {
+    out.push(el("h2", {}, owner), list.map((z) => zoneNode(z, cardNode)));
+  }
+  const yours = shown.filter((z) => z.mine);
+  if (yours.length) {
+    out.push(el("section", { class: "yours" }, el("h2", {}, `Yours (${v.you})`), yours.map((z) => zoneNode(z, cardNode))));
+  }
+  return out;
+}
+
+// Counters kept per player as a table (a column a player), the others as a list.
+function counters(v) {
+  const perPlayer = [];
+  const others = [];
+  for (const [name, value] of Object.entries(v.counters)) {
+    const isPer = value && typeof value === "object" && !Array.isArray(value)
+      && Object.keys(value).length && Object.keys(value).every((k) => v.players.includes(k));
+    (isPer ? perPlayer : others).push([name.replace(/_/g, " "), value, isPer]);
+  }
+  const out = [];
+  if (perPlayer.length) {
+    out.push(el("h2", {}, "Players"), el("table", {},
+      el("tr", {}, el("th", {}, ""), v.players.map((p) => el("th", {}, p === v.you ? `${p} (you)` : p))),
+      perPlayer.map(([name, value]) => el("tr", {}, el("th", {}, name),
+        v.players.map((p) => el("td", { class: "num" }, p in value ? valueText(value[p]) : ""))))));
+  }
+  if (others.length) {
+    out.push(el("h2", {}, "Counters"), el("table", {},
+      others.map(([name, value]) => el("tr", {}, el("th", {}, name), el("td", {}, valueText(value))))));
+  }
+  return out;
+}
+
+// The log, the lines since this seat's last decision (`seen`: how many lines and forced choices
+// it had been shown then) in bold, with the choices the rules made for it at their places.
+function news(v, seen) {
+  const items = v.log.map((line, i) => ({ text: line, at: i, isNew: i >= seen.log }));
+  v.forced.forEach((f, i) => {
+    if (i >= seen.forced) items.push({ text: f.text, at: f.at - 0.5, isNew: true });
+  });
+  items.sort((a, b) => a.at - b.at);
+  const newCount = items.filter((i) => i.isNew).length;
+  return [el("h2", {}, newCount ? `Log (${newCount} new since your last decision, in bold)` : "Log"),
+    items.length ? el("ol", { class: "log" }, items.map((i) => el("li", { class: i.isNew ? "new" : null }, i.text)))
+      : el("p", { class: "empty" }, "Nothing has happened yet.")];
+}
+
+function results(r) {
+  return el("section", { class: "decision" }, el("h2", {}, "Final scores"),
+    el("table", {}, el("tr", {}, el("th", {}, "player"), r.parts.map((p) => el("th", {}, p)), el("th", {}, "score")),
+      r.players.map((p) => el("tr", {}, el("td", {}, p.player), p.parts.map((x) => el("td", { class: "num" }, valueText(x))),
+        el("td", { class: "num" }, valueText(p.score))))),
+    el("p", {}, `Winner(s): ${r.winners.join(", ")}`));
+}
+
+const seatRoute = location.pathname.match(/^\/play\/([^/]+)\/([^/]+)$/);
+if (seatRoute) seatPage(seatRoute[1], seatRoute[2]);
+else startPage();

@@ -1,0 +1,260 @@
+"""The games in play on a server: each seat's token, the bots that play between people's turns.
+
+A request names a seat by its game's id and the seat's token, drawn with `secrets`: knowing one
+seat's address tells nothing of another's. What a seat is sent is `seat_view`, built from
+`view(game, player, person=True)` alone (game/view.py), with who is thinking and, once the
+game is over, its scores: never the game, its seed or another seat's view. Bots are built-in
+kinds only (`built_in`): a request never makes the server import code. They play in a thread of
+their game's, so the server answers while they think; every change to a game is made under its
+lock, and a decision that is refused leaves the game as it was.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.errors import EngineError, suggest
+from ..game.game import Game
+from ..game.seeds import SEED_LIMIT, bots_seed, secret_seed
+from ..game.view import view
+from ..players.agents import Agent, built_in, make_agents, parse_seat
+from ..rules.ruleset import Ruleset
+
+MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
+
+
+class BadRequest(EngineError):
+    """A request the server refuses, told in one line; `status` is its HTTP status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+class Hosted:
+    """One game in play: its seats, their tokens, and the thread its bots play in."""
+
+    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None]):
+        self.id = secrets.token_urlsafe(9)
+        self.game = game
+        self.seats = seats
+        self.names = {i + 1: f"P{i + 1} ({parse_seat(seat)[0]})" for i, seat in enumerate(seats)}
+        self.agents = agents  # None for a person's seat
+        self.tokens = {secrets.token_urlsafe(24): i + 1 for i, agent in enumerate(agents) if agent is None}
+        self.changed = threading.Condition()  # its lock guards every change to the game
+        self.thinking: int | None = None  # the bot deciding now
+        self.error: str | None = None  # why the game stopped, if a rule or a bot failed
+        self.worker: threading.Thread | None = None
+
+    def player_of(self, token: str) -> int | None:
+        """The seat `token` stands for, compared in constant time, or None."""
+        found = None
+        for known, player in self.tokens.items():
+            if secrets.compare_digest(known.encode(), token.encode()):
+                found = player
+        return found
+
+    def _bots_turn(self) -> bool:
+        g = self.game
+        return not g.over and self.error is None and self.agents[g.pending.player - 1] is not None
+
+    def wake(self) -> None:
+        """Let the bots play until a person is to decide (called with the lock held)."""
+        if self.worker is None and self._bots_turn():
+            self.worker = threading.Thread(target=self._play_bots, name=f"bots of {self.id}", daemon=True)
+            self.worker.start()
+
+    def _play_bots(self) -> None:
+        while True:
+            with self.changed:
+                if not self._bots_turn():
+                    self.thinking = self.worker = None
+                    self.changed.notify_all()
+                    return
+                player = self.game.pending.player
+                self.thinking = player
+                self.changed.notify_all()
+                seen = view(self.game, player, self.names)
+            try:
+                choice = self.agents[player - 1].choose(seen)  # thinking without the lock: views are read meanwhile
+                with self.changed:
+                    self.game.apply(choice)
+            except Exception as exc:  # a rule or the bot failed: the game stops as it was before that decision
+                with self.changed:
+                    self.error = _one_line(exc)
+                    self.thinking = self.worker = None
+                    self.changed.notify_all()
+                return
+
+    def choose(self, player: int, option: Any) -> None:
+        """A person's decision; refused (the game unchanged) unless it is theirs and an option."""
+        if type(option) is not int:
+            raise BadRequest('give the option as a whole number: {"option": 0}')
+        with self.changed:
+            g = self.game
+            if self.error is not None:
+                raise BadRequest(f"the game stopped on an error: {self.error}", 409)
+            if g.over:
+                raise BadRequest("the game is over", 409)
+            if g.pending.player != player:
+                raise BadRequest(f"it is not your turn: {self.names[int(g.pending.player)]} decides", 409)
+            count = len(g.pending.options)
+            if not 0 <= option < count:
+                raise BadRequest(f"option {option} is not one of 0 to {count - 1}")
+            try:
+                g.apply(option)
+            except Exception as exc:  # a rule failed: the game is kept as it was before this decision
+                self.error = _one_line(exc)
+            self.changed.notify_all()
+            self.wake()
+
+    def wait(self, player: int, timeout: float) -> None:
+        """Return when `player` is to decide, the game is over or stopped, or after `timeout`
+        seconds: a client that long-polls instead of asking again and again."""
+        with self.changed:
+            self.changed.wait_for(lambda: not self._waiting_for_others(player), timeout)
+
+    def _waiting_for_others(self, player: int) -> bool:
+        g = self.game
+        return not g.over and self.error is None and g.pending.player != player
+
+    def seat_view(self, player: int) -> dict[str, Any]:
+        """What seat `player` is sent: their view as a person's screen shows it (`as_dict`), the
+        options that are cards, an amount question's range, whose turn it is and whether a bot
+        thinks, the error that stopped the game, and the scores once it is over."""
+        with self.changed:
+            g = self.game
+            pv = view(g, player, self.names, person=True)
+            shown = pv.as_dict()
+            amounts = pv.amounts()
+            shown.update({
+                "seat": player,
+                "option_cards": pv.option_cards(),
+                "amounts": list(amounts) if amounts else None,
+                "forced": [{"at": at, "text": text} for at, text in pv.forced()],
+                "turn": None if g.over else self.names[int(g.pending.player)],
+                "thinking": self.names[self.thinking] if self.thinking is not None else None,
+                "error": self.error,
+                "results": _results(g, self.names) if g.over else None,
+            })
+            return shown
+
+
+def _results(game: Game, names: dict[int, str]) -> dict[str, Any]:
+    """A finished game's scores, each player's parts, and the winners (not its seed)."""
+    scores = game.scores()
+    parts = game.breakdown(scores)
+    return {"parts": list(game.rules.breakdown),
+            "players": [{"player": names[int(p)], "parts": list(parts[p].values()), "score": scores[p]}
+                        for p in game.players],
+            "winners": [names[int(p)] for p in game.winners(scores)]}
+
+
+def _one_line(exc: Exception) -> str:
+    text = str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
+    return " ".join(text.split())
+
+
+class Tables:
+    """The rulesets a server offers, by name, and its games in play."""
+
+    def __init__(self, rulesets: Mapping[str, Ruleset]):
+        self.rulesets = dict(rulesets)
+        self.games: dict[str, Hosted] = {}
+        self.lock = threading.Lock()
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The rulesets offered, each with its player counts, options and seat kinds."""
+        return [{"name": name, "title": r.name, "players": list(r.players),
+                 "options": [{"name": o.name, "default": o.default, "values": o.values, "players": o.players,
+                              "description": o.description} for o in r.options.values()]}
+                for name, r in self.rulesets.items()]
+
+    def create(self, request: Any) -> Hosted:
+        """A new game from a request's JSON: {"ruleset", "players", "seats", "seed"?, "options"?}."""
+        if not isinstance(request, dict):
+            raise BadRequest('send a JSON object: {"ruleset": ..., "players": ..., "seats": [...]}')
+        unknown = sorted(set(request) - {"ruleset", "players", "seats", "seed", "options"})
+        if unknown:
+            raise BadRequest(f"unknown field '{unknown[0]}'{suggest(unknown[0], ['ruleset', 'players', 'seats', 'seed', 'options'])}")
+        name = request.get("ruleset")
+        if not isinstance(name, str) or name not in self.rulesets:
+            shown = name if isinstance(name, str) and len(name) <= 40 else "..."
+            raise BadRequest(f"unknown ruleset '{shown}'{suggest(str(name), self.rulesets)}; "
+                             f"this server offers {', '.join(self.rulesets)}")
+        rules = self.rulesets[name]
+        players = request.get("players", rules.players[0])
+        if type(players) is not int or players not in rules.players:
+            raise BadRequest(f"{rules.name} is for {', '.join(map(str, rules.players))} players, not {players!r:.20}")
+        seats = _seats(request.get("seats"), players)
+        options = _options(rules, request.get("options"), players)
+        seed = request.get("seed")
+        chosen = seed is not None
+        if chosen and (type(seed) is not int or not 0 <= seed < SEED_LIMIT):
+            raise BadRequest(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}")
+        game = Game(rules, players, options, seed if chosen else secret_seed())
+        # As `engine play` seeds them: a chosen seed's bots as simulate's, a secret seed's from a hash of it.
+        try:
+            agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, 0),
+                                 make_human=lambda: None, defaults=rules.bots)
+        except (EngineError, ValueError) as exc:
+            raise BadRequest(str(exc)) from None
+        return self.host(game, seats, agents)
+
+    def host(self, game: Game, seats: list[str], agents: list[Agent | None]) -> Hosted:
+        """Take a game in: its bots start if they are to decide."""
+        with self.lock:
+            if len(self.games) >= MOST_GAMES:  # the games that ended make room first
+                for ended in [i for i, h in self.games.items() if h.game.over or h.error is not None]:
+                    del self.games[ended]
+            if len(self.games) >= MOST_GAMES:
+                raise BadRequest(f"this server holds {MOST_GAMES} games in play already", 503)
+            hosted = Hosted(game, seats, agents)
+            self.games[hosted.id] = hosted
+        with hosted.changed:
+            hosted.wake()
+        return hosted
+
+    def seat(self, game_id: str, token: str) -> tuple[Hosted, int]:
+        """The game and seat of an address; one and the same refusal for a wrong id or token,
+        which says nothing of the games there are."""
+        hosted = self.games.get(game_id)
+        player = hosted.player_of(token) if hosted is not None else None
+        if player is None:
+            raise BadRequest("no such seat", 404)
+        return hosted, player
+
+
+def _seats(given: Any, players: int) -> list[str]:
+    """The seats of a request: built-in kinds only (a request runs no code), one a human."""
+    if given is None:
+        given = ["human"] + ["mcts"] * (players - 1)
+    if isinstance(given, str):
+        given = [s.strip() for s in given.split(",")]
+    if not isinstance(given, list) or not all(isinstance(s, str) for s in given):
+        raise BadRequest('give the seats as a list, e.g. ["human", "mcts", "random"]')
+    if len(given) != players:
+        raise BadRequest(f"{len(given)} seat(s) for {players} players")
+    for seat in given:
+        if not built_in(seat):
+            shown = seat if len(seat) <= 40 else seat[:40] + "..."
+            raise BadRequest(f"seat '{shown}' is not a built-in kind: use human, random, greedy, mcts or scout "
+                             "(a server runs no code of a request's)")
+    if not any(parse_seat(s)[0] == "human" for s in given):
+        raise BadRequest("no human seat: a game of bots alone is for engine simulate")
+    return given
+
+
+def _options(rules: Ruleset, given: Any, players: int) -> dict[str, Any]:
+    """A request's options, checked as --option's are, with the ruleset's defaults for the rest."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict) or not all(type(v) in (str, int, bool) for v in given.values()):
+        raise BadRequest('give the options as an object of names and values, e.g. {"expert": true}')
+    text = {k: (str(v).lower() if type(v) is bool else str(v)) for k, v in given.items()}
+    try:
+        return rules.resolve_options(text, players)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
