@@ -111,3 +111,15 @@ def test_the_help_lists_the_shipped_names(tmp_path):
     assert f"shipped rulesets: {', '.join(NAMES)}\n" in out
     assert "shipped extension files (for --with): my_events\n" in out
 
+
+
+def test_from_the_source_folder_after_a_plain_install_the_top_level_folders_are_read(monkeypatch):
+    """There `engine` is the source tree's, which has no engine.schemas package: `python -m
+    engine` failed with "No module named 'engine.schemas'"."""
+    def no_package(name):
+        raise ModuleNotFoundError(f"No module named {name!r}")
+    monkeypatch.setattr(resources, "files", no_package)
+    root = Path(resources.__file__).resolve().parents[2]
+    assert resources.folder("engine.schemas") == root / "schemas"
+    assert resources.folder("engine.rulesets") == root / "rulesets"
+    assert any(resources.folder("engine.schemas").glob("*.json"))

@@ -20,9 +20,21 @@ EXTENSIONS = "engine.examples"
 NAME = re.compile(r"[A-Za-z0-9_-]+")  # what names a shipped file: no folder, no suffix
 
 
+# Each package of shipped files and its folder in the source tree (pyproject.toml's package-dir).
+_SOURCE = {"engine.schemas": "schemas", "engine.rulesets": "rulesets", "engine.examples": "examples"}
+
+
 def folder(package: str) -> Path:
-    """The folder of one of the packages of shipped files, e.g. folder(RULESETS)."""
-    return Path(str(files(package)))
+    """The folder of one of the packages of shipped files, e.g. folder(RULESETS). Run from the
+    source folder after a plain (not editable) install, `engine` is the source tree's, which has
+    no such packages: its top-level folders are read instead."""
+    try:
+        return Path(str(files(package)))
+    except ModuleNotFoundError:
+        source = Path(__file__).resolve().parents[2] / _SOURCE[package]
+        if not source.is_dir():
+            raise
+        return source
 
 
 SCHEMAS = folder("engine.schemas")
