@@ -537,6 +537,10 @@ def test_income_minus_interest_and_bonds_when_short():
         asked(game, 1, "Auction")                        # turn 2
         assert money(game, 1) == 2000 and bonds(game, 1) == 3
         assert (money(game, 2), bonds(game, 2), points(game, 2)) == expected
+        # Each change of cash has its news line (the interest had none).
+        log = view(game, 1).log()
+        assert "P1 receives $5000 income and pays $3000 interest on 3 bond(s)" in log
+        assert "P2 pays $4000 interest on 4 bond(s)" in log
 
 
 @pytest.mark.parametrize("issued, lost", [(0, 13), (1, 8), (2, 3), (3, 0)])
