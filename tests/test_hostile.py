@@ -16,7 +16,7 @@ from engine.core.errors import EffectError
 from engine.game import saves
 from engine.game.game import Game
 from engine.rules.ruleset import load_ruleset
-from engine.rules.yamlload import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
+from engine.rules.yamlload import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_TEXT_CHARS
 
 from conftest import ROOT
 
@@ -38,6 +38,16 @@ def test_alias_bomb_is_stopped(tmp_path, capsys):
     code, out = validate(capsys, path)
     assert code == 1
     assert f"more than {MAX_NODES} values" in out
+
+
+def test_long_text_repeated_by_aliases_is_counted_at_its_expanded_size(tmp_path, capsys):
+    """A 1 MB string referred to 4,000 times is a few values, but 4 GB of text."""
+    path = tmp_path / "amplified.yaml"
+    path.write_text("constants:\n  long: &long " + "x" * 1_000_000 + "\n  many: [" + ", ".join(["*long"] * 4000)
+                    + "]\n")
+    code, out = validate(capsys, path)
+    assert code == 1
+    assert f"{path}:2:9: error: the document's text expands past the limit of {MAX_TEXT_CHARS} characters" in out
 
 
 def test_very_deep_nesting_is_stopped(tmp_path, capsys):

@@ -227,7 +227,7 @@ def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, l
         return None, smap, [wrong]
     if data is None:
         return None, smap, problems
-    schema_errors = schema_problems(data, smap, schema)
+    schema_errors = schema_problems(data, smap, raw, schema)
     problems += [d for d, _ in schema_errors]
     if not isinstance(data, dict):
         return None, smap, problems
@@ -247,7 +247,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     if data is None:
         raise RulesetError(problems)
     digest = hashlib.sha256(raw)
-    sources = MergedSourceMap(_expand_tables(data, smap, problems))
+    sources = MergedSourceMap(_expand_tables(data, smap, problems, raw))
     cards = data.setdefault("cards", [])
     removals: list[tuple[str, Location]] = []
     read: list[Path] = []
@@ -266,7 +266,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         problems += ext_problems
         if ext_data is None:
             continue
-        ext_map = _expand_tables(ext_data, ext_map, problems)
+        ext_map = _expand_tables(ext_data, ext_map, problems, ext_raw)
         added = ext_data.get("cards", [])
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
@@ -293,15 +293,16 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     return ruleset
 
 
-def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic]) -> CardSourceMap:
-    """Replace each table of `data`'s cards by the entries it makes (checked by the schema as
-    written cards); the source map that places them where the table writes them."""
+def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic], raw: bytes) -> CardSourceMap:
+    """Replace each table of `data`'s cards (loaded from the bytes `raw`) by the entries it
+    makes (checked by the schema as written cards); the source map that places them where the
+    table writes them."""
     if not isinstance(data.get("cards"), list):
         return CardSourceMap(smap, [])
     cards, cmap, found = expand_cards(data["cards"], smap, MAX_CARDS)
     problems += found
     data["cards"] = cards
-    for d, (path, keys) in entry_problems(cards, [k for k, o in enumerate(cmap.origins) if o.made], cmap):
+    for d, (path, keys) in entry_problems(cards, [k for k, o in enumerate(cmap.origins) if o.made], cmap, raw):
         problems.append(d)
         _prune(data, path, keys)
     return cmap

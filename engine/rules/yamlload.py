@@ -27,6 +27,7 @@ Path = tuple  # a path into the data: keys and list indexes
 MAX_FILE_BYTES = 5_000_000
 MAX_NODES = 200_000
 MAX_DEPTH = 64
+MAX_TEXT_CHARS = 20_000_000  # the characters of every string, each alias counted as often as it is used
 EMPTY = "file is empty"
 SYNTAX = "YAML syntax: "  # how every syntax error begins
 
@@ -104,8 +105,12 @@ class MergedSourceMap:
 
 
 class _Budget:
+    """What a document has built so far: values, and characters of text (an alias counts as
+    often as it is used, so a long string referred to many times cannot pass as small)."""
+
     def __init__(self, libyaml: bool = False) -> None:
         self.nodes = 0
+        self.chars = 0
         self.libyaml = libyaml  # nodes from libyaml: raise _Unusual where it might differ from PyYAML
 
 
@@ -248,6 +253,14 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
         raise _Unusual
     value = _scalar(node)
     if isinstance(value, str):
+        budget.chars += len(value)
+        if budget.chars > MAX_TEXT_CHARS:
+            if budget.libyaml:
+                raise _Unusual
+            if budget.chars - len(value) <= MAX_TEXT_CHARS:
+                problems.append(Diagnostic(smap.at(path), f"the document's text expands past the limit of "
+                                           f"{MAX_TEXT_CHARS} characters (aliases that repeat long text?)"))
+            return None
         _remember_text_start(node, path, smap, lines)
     return value
 
