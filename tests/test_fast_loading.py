@@ -176,14 +176,15 @@ def test_a_damaged_cache_entry_is_parsed_again(monkeypatch):
 
 
 def test_the_cache_keeps_the_most_recent_trees_within_its_size(tmp_path, monkeypatch):
-    files = (tmp_path / "p.lark", tmp_path / "p.trees")
+    files = (tmp_path / "p.lark", tmp_path / "p.trees", tmp_path / "p.sig")
     monkeypatch.setattr(parser, "_cache_files", lambda: files)
+    monkeypatch.setattr(usercache, "_key", lambda: b"k" * 32)
     cache = parser._TreeCache()
     cache.stored = {"old": b"o" * 60, "older": b"x" * 60}
     cache.used = {"new": b"n" * 60}
     monkeypatch.setattr(parser._TreeCache, "MAX_BYTES", 130)
     cache.save()
-    assert pickle.loads(files[1].read_bytes()) == {"older": b"x" * 60, "new": b"n" * 60}
+    assert pickle.loads(usercache.read_signed(files[1])) == {"older": b"x" * 60, "new": b"n" * 60}
     assert [p.name for p in tmp_path.iterdir()] == ["p.trees"]  # no temporary file is left
 
 
@@ -218,7 +219,7 @@ def test_validate_says_the_same_with_a_cold_warm_damaged_or_missing_cache(tmp_pa
     home = tmp_path / "cache"
     assert validate(home, *paths) == reference  # cold: builds and writes the caches
     files = sorted(p.name for p in (home / "engine").iterdir())
-    assert [Path(f).suffix or f for f in files] == [".lark", ".trees", "schema-passed"]
+    assert [Path(f).suffix or f for f in files] == [".lark", ".sig", ".trees", "key", "schema-passed"]
     assert validate(home, *paths) == reference  # warm: reads them
     for path in (home / "engine").iterdir():  # damaged
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import copy
 import os
+import pickle
+import subprocess
+import sys
 import textwrap
 
 import pytest
 import yaml
 
 from engine.cli import main
+from engine.core import usercache
 from engine.core.errors import EffectError
 from engine.game import saves
 from engine.game.game import Game
@@ -210,3 +214,47 @@ def test_saves_are_written_atomically(tmp_path, monkeypatch):
         saves.write_save(game, target)
     assert target.read_bytes() == original, "a failed write must not touch the old save"
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"], "no temporary file is left behind"
+
+
+class _Planted:
+    """A pickle that makes a directory when it is loaded: what a planted cache file would run."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.mkdir, (self.marker,)
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the cache directory is set by XDG_CACHE_HOME")
+def test_files_planted_in_the_cache_directory_are_never_unpickled(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def validate_trick() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "engine", "validate", str(TRICK)], capture_output=True,
+                              text=True, cwd=ROOT, env=env, timeout=120)
+    assert validate_trick().returncode == 0  # fills the cache
+    folder = tmp_path / "cache" / "engine"
+    planted = pickle.dumps(_Planted(str(tmp_path / "ran")))
+    for path in folder.glob("effects-*"):
+        # Lark reads a line, then unpickles; the trees are a pickle, with or without a signature.
+        path.write_bytes(b"line\n" + planted if path.suffix == ".lark" else planted)
+    (folder / "schema-passed").write_bytes(planted)
+    again = validate_trick()
+    assert again.returncode == 0 and again.stderr.startswith(f"{TRICK}: ok") and again.stdout == ""
+    assert not (tmp_path / "ran").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no file owners and modes here")
+def test_a_cache_directory_others_can_write_to_is_not_used(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "engine"
+    folder.mkdir()
+    folder.chmod(0o777)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert usercache.directory.__wrapped__() is None
+    assert capsys.readouterr().err.splitlines() == [
+        f"engine: the cache directory {folder} is not used: another user owns it or can write to it "
+        "(make it yours alone, or remove it)"]
+    folder.chmod(0o700)
+    assert usercache.directory.__wrapped__() == folder
+    assert capsys.readouterr().err == ""

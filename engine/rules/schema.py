@@ -82,10 +82,11 @@ class _Passed:
         if self.keys is None:
             self.keys = {}
             path = self._file()
+            data = usercache.read_signed(path) if path is not None else None
             try:
-                if path is not None:
-                    self.keys = dict.fromkeys(path.read_text(encoding="ascii").split())
-            except (OSError, UnicodeDecodeError):  # missing or damaged: start afresh
+                if data is not None:
+                    self.keys = dict.fromkeys(data.decode("ascii").split())
+            except UnicodeDecodeError:  # damaged: start afresh
                 pass
         return self.keys
 
