@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any, Callable, Iterator
 
 from ..core.errors import EffectError, IllegalMove, SaveError
+from ..core.limits import STEP_BUDGET, TOO_LONG, LimitError
 from ..core.program import CATCH, EMIT, SUSPENDED, Arrange, EndGame, Frame
 from ..core.table import Card, Player, Table, Zone
 from ..core.text import Text, card_text
@@ -305,6 +306,9 @@ class Game:
         if len(self.frames) >= MAX_FRAMES:
             raise EffectError(f"rules call each other too deeply (more than {MAX_FRAMES} procedures and "
                               "triggers running inside each other): endless recursion?")
+        self.steps += 1  # a call is a step: a procedure calling itself twice must end too
+        if self.steps > STEP_BUDGET:
+            raise LimitError(TOO_LONG)
         self.frames.append(frame)
         return SUSPENDED
 

@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
-from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, never_suspending
+from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -377,12 +377,16 @@ class _Builder:
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
                                                       f"display of board {name}")
-        for name, f in d.get("functions", {}).items():
-            expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
-            rs.functions[name] = Function(name, f.get("params", []), expr)
         trees = {name: tree for name in d.get("procedures", {})
                  if (tree := self._parse(("procedures", name, "do"), "program", f"procedure {name}")) is not None}
         names.direct = never_suspending(trees, names)
+        functions = {name: tree for name in d.get("functions", {})
+                     if (tree := self._parse(("functions", name, "expr"), "expression", f"function {name}"))
+                     is not None}
+        names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
+        for name, f in d.get("functions", {}).items():
+            expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
+            rs.functions[name] = Function(name, f.get("params", []), expr)
         for name, p in d.get("procedures", {}).items():
             path, params, rule = ("procedures", name, "do"), p.get("params", []), f"procedure {name}"
             if name in names.direct:  # a plain call; its code, for Python's run_procedure, calls it
@@ -740,9 +744,9 @@ class _Builder:
             if start == "program":
                 return compiler.program(tree, params)
             if start == "function":
-                return compiler.function(tree, params)
+                return compiler.function(tree, params, path[1] in self.names.counted)
             if start == "procedure":
-                return compiler.procedure(tree, params)
+                return compiler.procedure(tree, params, path[1] in self.names.counted)
             return compiler.expression(tree, params)
         except RecursionError:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
