@@ -420,3 +420,14 @@ def test_the_largest_number_a_counter_may_hold_is_shown_and_logged(tmp_path):
     assert game.table.counters["x"] == largest
     assert str(largest) in render(view(game, 1, person=True))
     assert str(largest) in json.dumps(view(game, 1).as_dict())  # in the log
+@pytest.mark.parametrize("score,message", [
+    (str(9 * 10 ** 999), "a score is a number from"),
+    ('"1.0e308"', "a score is a number from"),
+])
+def test_a_score_simulate_cannot_add_up_is_one_located_line(tmp_path, capsys, score, message):
+    path = tmp_path / "score.yaml"
+    path.write_text(TINY.read_text(encoding="utf-8").replace("score: points[player]", "score: big")
+                    + f"constants:\n  big: {score}\n", encoding="utf-8")
+    assert main(["simulate", str(path), "--games", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and message in err and f"{path}:" in err

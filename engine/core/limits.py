@@ -31,6 +31,7 @@ _SMALL = 2 ** 62  # a whole number below this is within the limits, and quick to
 MAX_TEXT = 1_000_000  # characters of a text
 MAX_LIST = MAX_TEXT  # items of a list
 SIZE_STEP = 6  # a list or text made costs one step per 2**SIZE_STEP of its items or characters
+MAX_SCORE = 10 ** 15  # a game's score: simulate adds scores up over many games and averages them
 MAX_NESTED_LOOPS = 20  # loops written inside each other in one rule: Python compiles no more
 
 TOO_LONG = f"more than {STEP_BUDGET} steps without a decision: a loop, recursion or trigger that never ends?"

@@ -580,7 +580,7 @@ class Game:
 
     def scores(self) -> dict[Player, Any]:
         """Each player's score by the ruleset's scoring; with teams, a team's sum for each member."""
-        return self._by_team(self.rules.score)
+        return scoring.checked_scores(self._by_team(self.rules.score), self.rules)
 
     def breakdown(self, scores: dict[Player, Any] | None = None) -> dict[Player, dict[str, Any]]:
         """Each player's own score by the named parts of the ruleset's `scoring.breakdown`

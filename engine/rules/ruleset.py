@@ -117,6 +117,7 @@ class Ruleset:
     breakdown: dict[str, Callable] = field(default_factory=dict)  # the score's named parts, in order
     breakdown_checked: bool = False  # both `score` and `breakdown` are written: the parts must add up to it
     breakdown_at: Location | None = None
+    score_at: Location | None = None  # where the score is written: its rule, or the breakdown's
     tiebreak: Callable | None = None
     heuristic: Callable | None = None  # a player's standing mid-game, for search bots; None: the score
     bots: dict[str, dict[str, float]] = field(default_factory=dict)  # the search bots' default parameters, by kind
@@ -427,8 +428,10 @@ class _Builder:
         if "score" in scoring:
             rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
             rs.breakdown_checked = bool(rs.breakdown)
+            rs.score_at = self.smap.at(("scoring", "score"))
         elif rs.breakdown:
             rs.score = sum_of_parts(rs.breakdown)
+            rs.score_at = rs.breakdown_at
         if "tiebreak" in scoring:
             rs.tiebreak = self.compile(("scoring", "tiebreak"), "expression", ["player"], "tiebreak")
         if "heuristic" in scoring:
