@@ -431,3 +431,11 @@ def test_a_score_simulate_cannot_add_up_is_one_located_line(tmp_path, capsys, sc
     assert main(["simulate", str(path), "--games", "2"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and message in err and f"{path}:" in err
+
+
+def test_going_through_a_long_list_again_and_again_counts_steps(tmp_path, capsys):
+    path = tmp_path / "again.yaml"
+    path.write_text(HOSTILE.format(snippet="let l = range(0, 1000000)\n  repeat 20:\n      x = sum(l)"))
+    code, out = validate(capsys, path)
+    assert code == 1
+    assert out.startswith(f"{path}:24:7: error: {STEPS}") and len(out.splitlines()) == 1

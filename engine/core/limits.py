@@ -7,7 +7,7 @@ above what a real game needs (the shipped rulesets stay under a hundredth of eac
 - Steps: every iteration of a loop or comprehension, every call of a procedure that may ask a
   player, of a function value, and of a function or procedure that may call itself or calls
   many others (lang/compiler.py's counted_calls), and every 64 items or characters of a list
-  or text a rule makes or a built-in function goes through with a function value, count one
+  or text a rule makes, sums, or goes through with a function value (sorted_by...), count one
   step; STEP_BUDGET of them may run between two decisions (`Game.steps`, reset at each decision).
 - Sizes: a whole number has at most MAX_DIGITS digits, a text at most MAX_TEXT characters and a
   list at most MAX_LIST items; a number that overflows to infinity is an error too (infinity

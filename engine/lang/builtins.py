@@ -117,7 +117,10 @@ def count(g, items):
 @builtin("sum(items)", example="sum(c.value for c in tableau[p])")
 def sum_(g, items):
     """The total of a list of numbers (0 for an empty list)."""
-    return sum(iterate(g, items))  # a few digits longer than its longest number at most: nothing to check
+    numbers = iterate(g, items)
+    if len(numbers) >> SIZE_STEP:  # going through a long list again and again is work: steps
+        charge(g, len(numbers) >> SIZE_STEP)
+    return sum(numbers)  # a few digits longer than its longest number at most: no size to check
 
 
 def _extreme(g, pick: Callable, args: tuple) -> Any:
