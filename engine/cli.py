@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import signal
 import sys
 import textwrap
@@ -23,6 +24,7 @@ from .analysis.run import MAX_DECISIONS, RunSpec
 from .analysis.runfile import header
 from .analysis.simulate import Interrupted, simulate, stderr_if_tty
 from .core.errors import EffectError, EngineError, RulesetError, SaveError
+from .core.text import number_text
 from .game.game import Game
 from .game.saves import check_save_path, old_format_warnings, replay, resume, state_difference, write_save
 from .game.seeds import bots_seed, secret_seed, seed_argument
@@ -334,11 +336,28 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def print_json(data: Any, ensure_ascii: bool = True) -> None:
+    """Print `data` as JSON, which has no infinity or NaN: a number that is one (a card's
+    `.inf`, a score or mean that overflowed) is printed as text, as the terminal shows it."""
+    json.dump(finite(data), sys.stdout, indent=1, ensure_ascii=ensure_ascii, allow_nan=False)
+    print()
+
+
+def finite(data: Any) -> Any:
+    """`data` with every infinite or NaN number replaced by its words ("infinity", "nan")."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return number_text(data)
+    if isinstance(data, dict):
+        return {k: finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [finite(v) for v in data]
+    return data
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     info = facts(load_ruleset(args.ruleset, args.extensions))
     if args.json:
-        json.dump(info, sys.stdout, indent=1, ensure_ascii=False)
-        print()
+        print_json(info, ensure_ascii=False)
     else:
         print(render_info(info))
     return 0
@@ -612,8 +631,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 130
     failed = [r for r in report["results"] if "error" in r]
     if args.json:
-        json.dump(report, sys.stdout, indent=1)
-        print()
+        print_json(report)
     elif args.csv:
         write_csv(report["results"], players, sys.stdout)
     else:
@@ -699,8 +717,7 @@ def _jobs(jobs: int | None) -> int | None:
 def _show(result: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any]], str]) -> int:
     """Print an experiment's result, as JSON or as text."""
     if as_json:
-        json.dump(result, sys.stdout, indent=1)
-        print()
+        print_json(result)
     else:
         print(render(result))
     return 0
@@ -809,8 +826,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"warning: {w}", file=sys.stderr)
     report = build_report(results.records, results.run, results.warnings)
     if args.json:
-        json.dump(report, sys.stdout, indent=1)
-        print()
+        print_json(report)
     else:
         _print_report(report)
     if args.html:

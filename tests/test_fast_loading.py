@@ -176,14 +176,15 @@ def test_a_damaged_cache_entry_is_parsed_again(monkeypatch):
 
 
 def test_the_cache_keeps_the_most_recent_trees_within_its_size(tmp_path, monkeypatch):
-    files = (tmp_path / "p.lark", tmp_path / "p.trees")
+    files = (tmp_path / "p.lark", tmp_path / "p.trees", tmp_path / "p.sig")
     monkeypatch.setattr(parser, "_cache_files", lambda: files)
+    monkeypatch.setattr(usercache, "_key", lambda: b"k" * 32)
     cache = parser._TreeCache()
     cache.stored = {"old": b"o" * 60, "older": b"x" * 60}
     cache.used = {"new": b"n" * 60}
     monkeypatch.setattr(parser._TreeCache, "MAX_BYTES", 130)
     cache.save()
-    assert pickle.loads(files[1].read_bytes()) == {"older": b"x" * 60, "new": b"n" * 60}
+    assert pickle.loads(usercache.read_signed(files[1])) == {"older": b"x" * 60, "new": b"n" * 60}
     assert [p.name for p in tmp_path.iterdir()] == ["p.trees"]  # no temporary file is left
 
 
@@ -218,7 +219,7 @@ def test_validate_says_the_same_with_a_cold_warm_damaged_or_missing_cache(tmp_pa
     home = tmp_path / "cache"
     assert validate(home, *paths) == reference  # cold: builds and writes the caches
     files = sorted(p.name for p in (home / "engine").iterdir())
-    assert [Path(f).suffix or f for f in files] == [".lark", ".trees", "schema-passed"]
+    assert [Path(f).suffix or f for f in files] == [".lark", ".sig", ".trees", "key", "schema-passed"]
     assert validate(home, *paths) == reference  # warm: reads them
     for path in (home / "engine").iterdir():  # damaged
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
@@ -235,15 +236,16 @@ def test_only_data_that_passed_the_schema_is_remembered(tmp_path, monkeypatch):
     monkeypatch.setattr(usercache, "directory", lambda: tmp_path)
     passed = schema._Passed()
     monkeypatch.setattr(schema, "_PASSED", passed)
-    text = (ROOT / "rulesets" / "trick_of_the_rails.yaml").read_text(encoding="utf-8")
-    data, smap, _ = yamlload.load_yaml(text, "t.yaml")
-    assert schema.schema_problems(data, smap) == []
-    assert schema._digest(data, "ruleset.schema.json") in passed
-    data["game"]["players"] = "three"  # changed data is checked again, and its problem reported
+    raw = (ROOT / "rulesets" / "trick_of_the_rails.yaml").read_bytes()
+    data, smap, _ = yamlload.load_yaml(raw, "t.yaml")
+    assert schema.schema_problems(data, smap, raw) == []
+    assert schema._digest(raw, "ruleset.schema.json") in passed
+    raw = raw.replace(b"players: [", b"players: three #[", 1)  # a changed file is checked again
+    data, smap, _ = yamlload.load_yaml(raw, "t.yaml")
     for _ in range(2):
-        problems = schema.schema_problems(data, smap)
+        problems = schema.schema_problems(data, smap, raw)
         assert [d.message for d, _ in problems] == ["expected a list in game.players, got 'three'"]
-    assert schema._digest(data, "ruleset.schema.json") not in passed
+    assert schema._digest(raw, "ruleset.schema.json") not in passed
     passed.save()
     again = schema._Passed()
     assert list(again._read()) == list(passed._read()) and len(passed._read()) == 1

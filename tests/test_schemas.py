@@ -131,7 +131,7 @@ def test_an_editor_checks_the_cards_of_an_extension(card, complaint):
 def test_a_change_in_either_schema_is_a_new_digest_for_both(tmp_path, monkeypatch):
     """Data that passed a schema is remembered by a digest of the schemas: changing the ruleset
     schema, which the extension schema refers to, must check extension files again too."""
-    data = {"cards": [{"kind": "event"}]}
+    data = b"cards: [{kind: event}]\n"
     before = {name: schema._digest(data, name) for name in SCHEMAS}
     for name in SCHEMAS:
         (tmp_path / name).write_text((ROOT / "schemas" / name).read_text(encoding="utf-8"), encoding="utf-8")

@@ -8,6 +8,7 @@
 - values.py: the values a game holds, and how they are copied, relabelled and saved;
 - text.py: text that names cards, so each reader is told only the names they may see;
 - program.py: the resumable program (instructions and frames as plain data);
+- limits.py: how much work a game may do between decisions and how large its values may be;
 - usercache.py: the engine's cache directory, for work kept between runs;
 - jsonfiles.py: JSON files that may come from anyone, read within a size and a depth.
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .errors import EffectError, Location
+from .limits import STEP_BUDGET, TOO_LONG, LimitError
 
 FLOW_ENDED = "flow ended"  # the end reason of a game whose flow ran to its end or returned nothing
 SUSPENDED = object()  # returned by a call that pushed a frame or asked a player
-STEP_BUDGET = 200_000  # loop iterations a game may take between decisions
 
 
 class Break(Exception):
@@ -43,14 +43,6 @@ class EndGame(Exception):
 
 
 CONTROL = (Break, Continue, Return, EndGame)
-
-
-TOO_LONG = f"more than {STEP_BUDGET} steps without a decision: a loop or trigger that never ends?"
-
-
-def too_long() -> None:
-    """Stop a game that took more than STEP_BUDGET steps since its last decision."""
-    raise EffectError(TOO_LONG)
 
 
 class Code:
@@ -190,7 +182,7 @@ class ForNext(Op):
         if i < len(items):
             g.steps += 1
             if g.steps > STEP_BUDGET:
-                raise EffectError(TOO_LONG, self.loc, self.rule)
+                raise LimitError(TOO_LONG, self.loc, self.rule)
             if self.var is not None:
                 frame.env[self.var] = items[i]
             state[1] = i + 1
@@ -213,7 +205,7 @@ class WhileTest(Op):
         if self.cond is None or self.cond(g, frame.env):
             g.steps += 1
             if g.steps > STEP_BUDGET:
-                raise EffectError(TOO_LONG, self.loc, self.rule)
+                raise LimitError(TOO_LONG, self.loc, self.rule)
             frame.pc = self.next
         else:
             frame.pc = self.exit

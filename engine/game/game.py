@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any, Callable, Iterator
 
 from ..core.errors import EffectError, IllegalMove, SaveError
+from ..core.limits import STEP_BUDGET, TOO_LONG, LimitError
 from ..core.program import CATCH, EMIT, SUSPENDED, Arrange, EndGame, Frame
 from ..core.table import Card, Player, Table, Zone
 from ..core.text import Text, card_text
@@ -305,6 +306,9 @@ class Game:
         if len(self.frames) >= MAX_FRAMES:
             raise EffectError(f"rules call each other too deeply (more than {MAX_FRAMES} procedures and "
                               "triggers running inside each other): endless recursion?")
+        self.steps += 1  # a call is a step: a procedure calling itself twice must end too
+        if self.steps > STEP_BUDGET:
+            raise LimitError(TOO_LONG)
         self.frames.append(frame)
         return SUSPENDED
 
@@ -581,7 +585,7 @@ class Game:
 
     def scores(self) -> dict[Player, Any]:
         """Each player's score by the ruleset's scoring; with teams, a team's sum for each member."""
-        return self._by_team(self.rules.score)
+        return scoring.checked_scores(self._by_team(self.rules.score), self.rules)
 
     def breakdown(self, scores: dict[Player, Any] | None = None) -> dict[Player, dict[str, Any]]:
         """Each player's own score by the named parts of the ruleset's `scoring.breakdown`

@@ -8,6 +8,7 @@ that a mistake in them is reported with the others, not in the middle of someone
 from __future__ import annotations
 
 from ..core.errors import Diagnostic, EffectError, EngineError, Location
+from ..core.limits import LimitError
 from ..rules.ruleset import Ruleset
 from .game import Game
 from .view import render, view
@@ -17,12 +18,20 @@ def terminal_problems(ruleset: Ruleset, seed: int = 1) -> list[Diagnostic]:
     """Run what only `engine play` runs (board `display` rules, the labels of zones, counters,
     the decision's prompt and options, the log) on a newly set up game of each allowed number of
     players, with the default options, as the referee and every seat see it; each failure is a
-    problem at the rule that failed (once, however many games and seats show it). A game that
-    cannot be set up is left to `engine simulate` and `engine play` to report, with its seed."""
+    problem at the rule that failed (once, however many games and seats show it), and so is a
+    rule going past a limit (core/limits.py) in the setup of one of these games. Another fault
+    of a setup may depend on the deal: it is left to `engine simulate` and `engine play` to
+    report, with its seed."""
     problems: dict[tuple, Diagnostic] = {}
     for players in ruleset.players:
         try:
             game = Game(ruleset, players, ruleset.resolve_options({}, players), seed=seed)
+        except LimitError as exc:
+            where = exc.location or Location(ruleset.path)
+            problems.setdefault((str(where), exc.message), Diagnostic(where, (
+                f"{exc.message} (in {exc.rule or 'a rule'}; found by setting up a game of {players} players, "
+                f"seed {seed})")))
+            continue
         except (EngineError, ValueError):
             continue
         for viewer in [None, 0, *range(1, players + 1)]:

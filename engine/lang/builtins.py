@@ -18,6 +18,7 @@ from typing import Any, Callable
 from ..core import board as boards
 from ..core.board import Board, Place
 from ..core.errors import EffectError
+from ..core.limits import MAX_LIST, SIZE_STEP, LimitError, charge, number, sized
 from ..core.table import Card, Player, Zone
 from ..core.text import Text, card_text, number_text, zone_text
 from ..core.values import ConstantList, Lambda, spell
@@ -116,7 +117,10 @@ def count(g, items):
 @builtin("sum(items)", example="sum(c.value for c in tableau[p])")
 def sum_(g, items):
     """The total of a list of numbers (0 for an empty list)."""
-    return sum(iterate(g, items))
+    numbers = iterate(g, items)
+    if len(numbers) >> SIZE_STEP:  # going through a long list again and again is work: steps
+        charge(g, len(numbers) >> SIZE_STEP)
+    return sum(numbers)  # a few digits longer than its longest number at most: no size to check
 
 
 def _extreme(g, pick: Callable, args: tuple) -> Any:
@@ -198,7 +202,7 @@ def text(g, value):
     if isinstance(value, (list, tuple, Mapping)):
         pieces: list = []
         spell(value, pieces)
-        return Text(text(g, p) if type(p) is not str and type(p) is not Text else p for p in pieces)
+        return sized(g, Text(text(g, p) if type(p) is not str and type(p) is not Text else p for p in pieces))
     if isinstance(value, Place):
         return value.label
     if isinstance(value, Zone):
@@ -223,7 +227,7 @@ def join(g, items, separator):
         if i:
             pieces.append(separator)
         pieces.append(text(g, item))
-    return Text(pieces)
+    return sized(g, Text(pieces))
 
 
 def template_pieces(template: str) -> list:
@@ -303,7 +307,7 @@ def format_(g, template, *values):
     if wanted != len(values):
         raise EffectError("format's template " + card_text(template) + f" takes {wanted} value(s), "
                           f"given {len(values)}")
-    return Text(text(g, values[p]) if type(p) is int else p for p in pieces)
+    return sized(g, Text(text(g, values[p]) if type(p) is int else p for p in pieces))
 
 
 @builtin("abs(number)")
@@ -330,6 +334,7 @@ def best_window(g, numbers, length):
 
 def _extreme_by(g, pick: Callable, items: Any, key: Callable, name: str) -> Any:
     values = _items(g, items)
+    charge(g, 1 + (len(values) >> SIZE_STEP))  # the key's calls
     if not values:
         raise EffectError(f"{name}() of an empty list")
     return pick(values, key=key)
@@ -350,7 +355,9 @@ def min_by(g, items, key):
 @builtin("sorted_by(items, key)", example="sorted_by(hand[p], c -> c.number)")
 def sorted_by(g, items, key):
     """A new list of the items ordered by key, smallest first (stable)."""
-    return sorted(_items(g, items), key=key)
+    values = _items(g, items)
+    charge(g, 1 + (len(values) >> SIZE_STEP))  # the key's calls
+    return sorted(values, key=key)
 
 
 @builtin("list(items)", example="let snapshot = list(deck)")
@@ -362,7 +369,10 @@ def list_(g, items):
 @builtin("range(start, stop)", example="for i in range(0, 3):")
 def range_(g, start, stop):
     """The whole numbers from start up to, not including, stop."""
-    return list(range(int(start), int(stop)))
+    low, high = int(start), int(stop)
+    if high - low > MAX_LIST:
+        raise LimitError(f"range() of {number(high - low)} numbers, more than the limit of a list, {MAX_LIST:,}")
+    return sized(g, list(range(low, high)))
 
 
 @builtin("position(card)", example="position(c) == 0")

@@ -9,8 +9,9 @@ load-time error with a suggestion.
 The compiler builds Python `ast` nodes from the checked tree; codegen.py verifies and compiles
 them. Locals live in the frame's `env` dict (a game can wait in the middle of a procedure),
 except the variable of a comprehension, which is a Python local. Steps are counted at loop
-iterations, which every endless loop goes through (endless recursion is stopped by the depth
-of frames or of Python calls).
+iterations, comprehensions (by their length, before they run) and calls of the ruleset's
+functions, procedures and `x -> ...` functions, which every endless loop or recursion goes
+through; sizes are checked where values can grow (core/limits.py).
 """
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ from lark import Token, Tree
 
 from ..core.board import Board, Place
 from ..core.errors import Diagnostic, EffectError, EngineError, Location, suggest
-from ..core.program import (CONTROL, STEP_BUDGET, Assembler, Branch, Break, Call, Code, Continue, Drop, End,
-                       Exec, ForInit, ForNext, Frame, Jump, Loop, Return, WhileTest, too_long)
+from ..core.limits import MAX_DIGITS, MAX_LIST, MAX_NESTED_LOOPS, STEP_BUDGET, LimitError, add, call, counted, \
+    multiply, subtract, too_big, too_long
+from ..core.program import (CONTROL, Assembler, Branch, Break, Call, Code, Continue, Drop, End, Exec, ForInit,
+                            ForNext, Frame, Jump, Loop, Return, WhileTest)
 from ..core.table import Card, Zone
 from ..core.text import Text, card_text
 from ..core.values import ConstantList, Lambda
@@ -57,6 +60,7 @@ class Names:
     lambdas: list[Callable | Ref] = field(default_factory=list)  # every `x -> ...` compiled, by index
     calls: dict[str, Callable] = field(default_factory=dict)  # each function, with its modifiers
     direct: set[str] = field(default_factory=set)  # procedures that never ask a player: plain calls
+    counted: set[str] = field(default_factory=set)  # functions and plain procedures whose calls are steps
     codes: dict[str, Code] = field(default_factory=dict)  # the others' codes, each run in a frame
 
     def all(self) -> set[str]:
@@ -68,6 +72,43 @@ def called(tree: Tree) -> set[str]:
     """The names a rule calls by name (functions, procedures, built-ins)."""
     return {str(node.children[0].children[0]) for node in tree.iter_subtrees()
             if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name"}
+
+
+MAX_CALL_WEIGHT = 64  # calls one call of a function may make in all without counting a step
+
+
+def counted_calls(trees: dict[str, Tree]) -> set[str]:
+    """Which of the functions and plain procedures (`trees`, by name) count a step at each call:
+    those that may call themselves, directly or through others, and those one call of which
+    makes more than MAX_CALL_WEIGHT calls of others that do not count (a chain of functions each
+    calling the next twice makes 2**n calls without any recursion). The others are small work
+    inside something counted (a loop's iteration, a comprehension's item, a counted call), and
+    cost nothing more."""
+    sites = {name: [str(node.children[0].children[0]) for node in tree.iter_subtrees()
+                    if node.data == "call" and isinstance(node.children[0], Tree) and node.children[0].data == "name"
+                    and str(node.children[0].children[0]) in trees]
+             for name, tree in trees.items()}
+    counted: set[str] = set()
+    weight: dict[str, int] = {}  # of the names done: calls one call makes (1 for a counted one)
+    for root in trees:
+        if root in weight:
+            continue
+        path, stack = [root], [iter(sites[root])]  # depth first, without Python's recursion
+        while stack:
+            callee = next(stack[-1], None)
+            if callee is None:
+                stack.pop()
+                name = path.pop()
+                total = 1 + sum(1 if c in counted else weight[c] for c in sites[name])
+                if total > MAX_CALL_WEIGHT:
+                    counted.add(name)
+                weight[name] = 1 if name in counted else total
+            elif callee in path:  # a cycle: every call in it counts
+                counted.update(path[path.index(callee):])
+            elif callee not in weight:
+                path.append(callee)
+                stack.append(iter(sites[callee]))
+    return counted
 
 
 def assigned(tree: Tree) -> Iterator[tuple[str, bool]]:
@@ -237,8 +278,8 @@ def locate(exc: Exception, location: Location | None, rule: str) -> EffectError 
     elif location is None:
         return None
     if isinstance(exc, EffectError):
-        message = exc.message
-    elif unset is not None:
+        return type(exc)(exc.message, location, rule)  # a LimitError stays one
+    if unset is not None:
         message = f"'{unset}' has no value yet at this point"
     else:
         message = _explain(exc)
@@ -333,6 +374,8 @@ def remainder(a: Any, b: Any) -> Any:
 def repeat_range(n: Any) -> range:
     if not isinstance(n, int) or isinstance(n, bool):
         raise EffectError("repeat needs a whole number, got " + B.describe(n))
+    if n > MAX_LIST:
+        raise LimitError(f"repeat of more than {MAX_LIST:,} times (the limit of a loop's length)")
     return range(n)
 
 
@@ -342,6 +385,7 @@ RUNTIME: dict[str, Any] = {
     "_r_items": B._items, "_r_repeat": repeat_range, "_r_mod": remainder, "_r_lambda": Lambda, "_r_return": Return,
     "_r_break": Break, "_r_continue": Continue, "_r_too_long": too_long, "_r_set_item": set_counter_item,
     "_r_list": list, "_r_len": len, "_r_any": any, "_r_all": all, "_r_frame": Frame,
+    "_r_add": add, "_r_sub": subtract, "_r_mul": multiply, "_r_counted": counted, "_r_call": call,
     **{f"_b_{name}": spec.fn for name, spec in B.REGISTRY.items()},
 }
 
@@ -417,6 +461,23 @@ def _assign(target: ast.expr, value: ast.expr) -> ast.Assign:
     return ast.Assign([target], value)
 
 
+# Arithmetic whose result may grow past the limits (core/limits.py): checked by these functions.
+_CHECKED = {"+": "_r_add", "-": "_r_sub", "*": "_r_mul"}
+_SMALL = 2 ** 63  # adding or taking a whole number below this cannot grow another past the limits unseen
+
+
+def _arithmetic(op: str, a: ast.expr, b: ast.expr, number: bool = False) -> ast.expr:
+    """`a op b`; through a function that checks the result's size where it can grow: always
+    for `*`, and for `+` and `-` unless one side is a value written out (a count going up by
+    one, a text growing by a few letters, grow no faster than the steps taken) or the tree
+    says a side is a number (`number`: then so is the result, and it grows by a digit at most
+    where a text or list could double)."""
+    written = any(type(x) is ast.Constant and (type(x.value) is not int or abs(x.value) < _SMALL) for x in (a, b))
+    if op in _CHECKED and not (op != "*" and (written or number)):
+        return _call(_CHECKED[op], _name("g"), a, b)
+    return ast.BinOp(a, _ARITH[op](), b)
+
+
 def _step() -> list[ast.stmt]:
     """Count one step of the game; too many since the last decision stop it."""
     steps = ast.Attribute(_name("g"), "steps", ast.Store())
@@ -441,6 +502,9 @@ class _FreeJumps(ast.NodeTransformer):
         return ast.copy_location(ast.Raise(_call("_r_continue"), None), node)
 
 
+_LOOPS = frozenset({"for_stmt", "while_stmt", "repeat_stmt"})
+
+
 def _free_jumps(stmts: list[ast.stmt]) -> list[ast.stmt]:
     return [_FreeJumps().visit(s) for s in stmts]
 
@@ -458,6 +522,7 @@ class Compiler:
         # kept in `env`.
         self.scopes: list[dict[str, str | None]] = []
         self.loops = 0
+        self.inner = 0  # comprehensions and function values being compiled around the expression
         self.slots = 0
         self.temps = 0
         self.has_env = True  # whether the function being compiled has its locals in `env`
@@ -511,18 +576,21 @@ class Compiler:
         self._build()
         return ref.fn
 
-    def function(self, tree: Tree, params: list[str]) -> Callable:
-        """A ruleset function: (g, *params) -> value, its parameters Python locals."""
+    def function(self, tree: Tree, params: list[str], counted: bool = True) -> Callable:
+        """A ruleset function: (g, *params) -> value, its parameters Python locals; with
+        `counted`, each call is a step."""
         python = {p: self._temp("_v") for p in params}
         self.scopes = [python]
         self.has_env = False
         value = self._expr(tree.children[0])
-        ref = self._function([ast.Return(value)], tree.children[0], ("g", *python.values()))
+        step = _step() if counted else []
+        ref = self._function(step + [ast.Return(value)], tree.children[0], ("g", *python.values()))
         self._build()
         return ref.fn
 
-    def procedure(self, tree: Tree, params: list[str]) -> Callable:
-        """A procedure that never suspends (see never_suspending): one function (g, env) -> value.
+    def procedure(self, tree: Tree, params: list[str], counted: bool = True) -> Callable:
+        """A procedure that never suspends (see never_suspending): one function (g, env) -> value;
+        with `counted`, each call is a step.
         Nothing waits in it, so its locals need not be data: they are Python locals, read and
         written several times faster than `env`'s, but for those a function value (`x -> ...`)
         in it reads, which it reads in `env` as they change."""
@@ -537,7 +605,7 @@ class Compiler:
         block = self._block(tree.children)
         if self._suspends(block):
             raise AssertionError("a procedure compiled as a plain call suspends")
-        ref = self._function(given + self._plain(block), tree)
+        ref = self._function((_step() if counted else []) + given + self._plain(block), tree)
         self._build()
         return ref.fn
 
@@ -667,6 +735,10 @@ class Compiler:
         if method is None:
             self._error(node, f"unsupported statement {node.data}")
             return [ast.Pass()]
+        if node.data in _LOOPS and self.loops == MAX_NESTED_LOOPS:  # deeper than Python compiles
+            self._error(node, f"loops nested more than {MAX_NESTED_LOOPS} deep; move the inner ones into a "
+                              "procedure or function of their own")
+            return [ast.Pass()]
         compiled = method(node)
         if isinstance(compiled, _Ops):
             return compiled
@@ -748,11 +820,12 @@ class Compiler:
         name = str(target.children[0])
         store = self._store(target, key_computed=target.data == "index_target") or \
             (lambda value, key: [ast.Expr(value)])
-        apply = _ARITH[str(op)[:-1]]()
+        apply = str(op)[:-1]
         operand = self._expr(value)
+        number = self._kind(value) == "number"
         if target.data == "name_target":
             current = self._expr(Tree("name", [target.children[0]]))
-            return store(ast.BinOp(current, apply, operand), None)
+            return store(_arithmetic(apply, current, operand, number), None)
         # name[key] op= value: the key is computed once, for reading and for writing.
         key, container = self._temp(), self._temp()
         family = self._expr(Tree("name", [target.children[0]])) if self._is_local(name) or \
@@ -760,7 +833,7 @@ class Compiler:
         current = _call("_r_index", _name("g"), _name(container), _name(key))
         return [_assign(ast.Name(key, ast.Store()), self._expr(target.children[1])),
                 _assign(ast.Name(container, ast.Store()), family),
-                *store(ast.BinOp(current, apply, operand), _name(key))]
+                *store(_arithmetic(apply, current, operand, number), _name(key))]
 
     def _s_expr_stmt(self, node: Tree):
         expr, suspends = self._value_maybe_suspending(node.children[0])
@@ -886,7 +959,14 @@ class Compiler:
 
     def _e_number(self, node):
         text = str(node.children[0])
-        return _const(float(text) if "." in text else int(text))
+        if len(text.split(".")[0]) > MAX_DIGITS:
+            self._error(node, f"a number of more than {MAX_DIGITS} digits (the limit of numbers)")
+            return _const(0)
+        value = float(text) if "." in text else int(text)
+        if too_big(value):
+            self._error(node, too_big(value))
+            return _const(0)
+        return _const(value)
 
     def _e_string(self, node):
         return _const(string_value(node.children[0]))
@@ -1027,17 +1107,37 @@ class Compiler:
         return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())
 
     def _comprehension(self, element: Tree, clause: Tree, lazy: bool = False) -> ast.expr:
+        """A comprehension; each item a step, but over a zone when nothing in it calls or goes
+        through more (a zone holds at most the ruleset's cards: the work is bounded, and
+        these are the comprehensions bots run most)."""
         var_tok, iterable, cond = clause.children
         items = self._items_of(iterable)
+        bounded = (self._zone(iterable) is not None or self._every_zone(iterable) is not None) \
+            and not self.inner and not self._repeats(element) and not self._repeats(cond)
         var = self._temp("_v")
         if self._zone(iterable) is not None:  # its variable can only hold a card
             self.card_vars.add(var)
         self.scopes.append({str(var_tok): var})
-        elem = self._expr(element)
-        test = self._expr(cond) if cond is not None else None
+        self.inner += 1
+        try:
+            elem = self._expr(element)
+            test = self._expr(cond) if cond is not None else None
+        finally:
+            self.inner -= 1
         self.scopes.pop()
+        if not bounded:
+            items = _call("_r_counted", _name("g"), items)
         clauses = [ast.comprehension(ast.Name(var, ast.Store()), items, [test] if test is not None else [], 0)]
         return ast.GeneratorExp(elem, clauses) if lazy else ast.ListComp(elem, clauses)
+
+    def _repeats(self, node: Tree | Token | None) -> bool:
+        """Whether `node` may do more than a bounded amount of work: it calls a function or
+        procedure of the ruleset, or holds a comprehension or a function value."""
+        if not isinstance(node, Tree):
+            return False
+        user = set(self.names.functions) | set(self.names.procedures)
+        return any(n.data in ("list_comp", "comp_argument", "lambda_expr")
+                   or (n.data == "call" and self._global(n.children[0]) in user) for n in node.iter_subtrees())
 
     def _e_list_comp(self, node):
         return self._comprehension(node.children[0], node.children[1])
@@ -1053,10 +1153,12 @@ class Compiler:
                 captured[name] = python
         outer, outer_env, param = self.scopes, self.has_env, self._temp("_v")
         self.scopes, self.has_env = [dict.fromkeys(captured), {var: param}], True
+        self.inner += 1
         try:
             value = self._expr(body)
         finally:
             self.scopes, self.has_env = outer, outer_env
+            self.inner -= 1
         ref = self._function([ast.Return(value)], node, ("g", "env", param))
         index = len(self.names.lambdas)
         self.names.lambdas.append(ref)
@@ -1176,7 +1278,8 @@ class Compiler:
         self._check_operands(node, str(op), left, right)
         if str(op) == "%" and self._kind(left) != "number":  # it may be text: no printf-style templates
             return stamp(_call("_r_mod", self._expr(left), self._expr(right)), self._loc(node))
-        return stamp(ast.BinOp(self._expr(left), _ARITH[str(op)](), self._expr(right)), self._loc(node))
+        number = "number" in (self._kind(left), self._kind(right))
+        return stamp(_arithmetic(str(op), self._expr(left), self._expr(right), number), self._loc(node))
 
     # ------------------------------------------------------------ calls
 
@@ -1291,8 +1394,8 @@ class Compiler:
             return _const(None), False
         args = self._arguments(args_node)
         name = self._global(callee)
-        if name is None:  # a function value
-            return stamp(ast.Call(self._expr(callee), args, []), self._loc(node)), False
+        if name is None:  # a function value: each call a step
+            return stamp(_call("_r_call", _name("g"), self._expr(callee), *args), self._loc(node)), False
         tok = callee.children[0]
         kind = self._call_kind(name)
         if kind is None:

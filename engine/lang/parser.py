@@ -13,6 +13,9 @@ Two caches in the user's cache directory save work between runs:
 Both files are named after a digest of the grammar, this module and the versions of Lark and
 Python, so a change to any of them starts new files (and the old ones are removed). When there
 is no cache directory that can be written, or a file cannot be read, the work is simply done.
+Both are pickles, read only when signed with the user's key (core/usercache.py): the trees'
+file carries its signature, the parser's (which Lark writes and reads itself) has it in a
+`.sig` file beside it, and is removed before Lark reads it when that does not match.
 """
 from __future__ import annotations
 
@@ -66,17 +69,33 @@ class _Indenter(Indenter):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     files = _cache_files()
-    if files is not None and not files[0].exists():
-        _remove_other_versions(files)
-    return Lark(GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", postlex=_Indenter(),
+    trusted = files is not None and _signed_parser(files)
+    if files is not None and not trusted:
+        _remove_other_versions(files[1:])
+    lark = Lark(GRAMMAR_FILE.read_text(encoding="utf-8"), parser="lalr", postlex=_Indenter(),
                 start=["program", "expression"], propagate_positions=True, maybe_placeholders=True,
                 cache=str(files[0]) if files is not None else False)
+    if files is not None and not trusted:  # Lark wrote the file: sign it
+        try:
+            usercache.write_atomically(files[2], hashlib.sha256(files[0].read_bytes()).digest())
+        except OSError:
+            pass
+    return lark
+
+
+def _signed_parser(files: tuple[Path, ...]) -> bool:
+    """Whether the built parser's file is there and its `.sig` file signs it."""
+    signature = usercache.read_signed(files[2])
+    try:
+        return signature is not None and signature == hashlib.sha256(files[0].read_bytes()).digest()
+    except OSError:
+        return False
 
 
 @lru_cache(maxsize=1)
-def _cache_files() -> tuple[Path, Path] | None:
-    """The files of the built parser and of the parse trees, or None when there is no cache
-    directory of the user's that can be made."""
+def _cache_files() -> tuple[Path, Path, Path] | None:
+    """The files of the built parser, of the parse trees and of the parser's signature, or
+    None when there is no cache directory of the user's that can be made."""
     directory = usercache.directory()
     if directory is None:
         return None
@@ -86,12 +105,13 @@ def _cache_files() -> tuple[Path, Path] | None:
         return None
     versions = f"\0{lark.__version__}\0{sys.version_info[:2]}".encode()
     key = hashlib.sha256(made_from + versions).hexdigest()[:16]
-    return directory / f"effects-{key}.lark", directory / f"effects-{key}.trees"
+    return directory / f"effects-{key}.lark", directory / f"effects-{key}.trees", directory / f"effects-{key}.sig"
 
 
-def _remove_other_versions(files: tuple[Path, ...]) -> None:
-    for path in files[0].parent.glob("effects-*"):
-        if path not in files:
+def _remove_other_versions(kept: tuple[Path, ...]) -> None:
+    """Remove the parser files of other versions, and this version's unsigned parser: all but `kept`."""
+    for path in kept[0].parent.glob("effects-*"):
+        if path not in kept:
             try:
                 path.unlink()
             except OSError:
@@ -139,13 +159,13 @@ class _TreeCache:
         if self.stored is None:
             self.stored = {}
             files = _cache_files()
-            if files is not None:
+            data = usercache.read_signed(files[1]) if files is not None else None
+            if data is not None:
                 try:
-                    with open(files[1], "rb") as f:
-                        stored = pickle.load(f)
+                    stored = pickle.loads(data)
                     if isinstance(stored, dict):
                         self.stored = stored
-                except Exception:  # missing, unreadable or damaged: start afresh
+                except Exception:  # damaged: start afresh
                     pass
         return self.stored
 

@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
-from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, never_suspending
+from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -117,6 +117,7 @@ class Ruleset:
     breakdown: dict[str, Callable] = field(default_factory=dict)  # the score's named parts, in order
     breakdown_checked: bool = False  # both `score` and `breakdown` are written: the parts must add up to it
     breakdown_at: Location | None = None
+    score_at: Location | None = None  # where the score is written: its rule, or the breakdown's
     tiebreak: Callable | None = None
     heuristic: Callable | None = None  # a player's standing mid-game, for search bots; None: the score
     bots: dict[str, dict[str, float]] = field(default_factory=dict)  # the search bots' default parameters, by kind
@@ -235,7 +236,7 @@ def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, l
         return None, smap, [wrong]
     if data is None:
         return None, smap, problems
-    schema_errors = schema_problems(data, smap, schema)
+    schema_errors = schema_problems(data, smap, raw, schema)
     problems += [d for d, _ in schema_errors]
     if not isinstance(data, dict):
         return None, smap, problems
@@ -255,7 +256,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     if data is None:
         raise RulesetError(problems)
     digest = hashlib.sha256(raw)
-    sources = MergedSourceMap(_expand_tables(data, smap, problems))
+    sources = MergedSourceMap(_expand_tables(data, smap, problems, raw))
     cards = data.setdefault("cards", [])
     removals: list[tuple[str, Location]] = []
     read: list[Path] = []
@@ -274,7 +275,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         problems += ext_problems
         if ext_data is None:
             continue
-        ext_map = _expand_tables(ext_data, ext_map, problems)
+        ext_map = _expand_tables(ext_data, ext_map, problems, ext_raw)
         added = ext_data.get("cards", [])
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
@@ -302,15 +303,16 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     return ruleset
 
 
-def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic]) -> CardSourceMap:
-    """Replace each table of `data`'s cards by the entries it makes (checked by the schema as
-    written cards); the source map that places them where the table writes them."""
+def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic], raw: bytes) -> CardSourceMap:
+    """Replace each table of `data`'s cards (loaded from the bytes `raw`) by the entries it
+    makes (checked by the schema as written cards); the source map that places them where the
+    table writes them."""
     if not isinstance(data.get("cards"), list):
         return CardSourceMap(smap, [])
     cards, cmap, found = expand_cards(data["cards"], smap, MAX_CARDS)
     problems += found
     data["cards"] = cards
-    for d, (path, keys) in entry_problems(cards, [k for k, o in enumerate(cmap.origins) if o.made], cmap):
+    for d, (path, keys) in entry_problems(cards, [k for k, o in enumerate(cmap.origins) if o.made], cmap, raw):
         problems.append(d)
         _prune(data, path, keys)
     return cmap
@@ -385,12 +387,16 @@ class _Builder:
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
                                                       f"display of board {name}")
-        for name, f in d.get("functions", {}).items():
-            expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
-            rs.functions[name] = Function(name, f.get("params", []), expr)
         trees = {name: tree for name in d.get("procedures", {})
                  if (tree := self._parse(("procedures", name, "do"), "program", f"procedure {name}")) is not None}
         names.direct = never_suspending(trees, names)
+        functions = {name: tree for name in d.get("functions", {})
+                     if (tree := self._parse(("functions", name, "expr"), "expression", f"function {name}"))
+                     is not None}
+        names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
+        for name, f in d.get("functions", {}).items():
+            expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
+            rs.functions[name] = Function(name, f.get("params", []), expr)
         for name, p in d.get("procedures", {}).items():
             path, params, rule = ("procedures", name, "do"), p.get("params", []), f"procedure {name}"
             if name in names.direct:  # a plain call; its code, for Python's run_procedure, calls it
@@ -431,8 +437,10 @@ class _Builder:
         if "score" in scoring:
             rs.score = self.compile(("scoring", "score"), "expression", ["player"], "scoring")
             rs.breakdown_checked = bool(rs.breakdown)
+            rs.score_at = self.smap.at(("scoring", "score"))
         elif rs.breakdown:
             rs.score = sum_of_parts(rs.breakdown)
+            rs.score_at = rs.breakdown_at
         if "tiebreak" in scoring:
             rs.tiebreak = self.compile(("scoring", "tiebreak"), "expression", ["player"], "tiebreak")
         if "heuristic" in scoring:
@@ -748,9 +756,9 @@ class _Builder:
             if start == "program":
                 return compiler.program(tree, params)
             if start == "function":
-                return compiler.function(tree, params)
+                return compiler.function(tree, params, path[1] in self.names.counted)
             if start == "procedure":
-                return compiler.procedure(tree, params)
+                return compiler.procedure(tree, params, path[1] in self.names.counted)
             return compiler.expression(tree, params)
         except RecursionError:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))

@@ -4,7 +4,7 @@ The schemas are plain JSON Schema (Draft 2020-12), so editors check files with t
 extension schema takes a card from the ruleset schema by a `$ref` to its file name, which an
 editor resolves next to it and the validator through a registry of both files.
 
-Data that passed once is remembered by a digest (of the data, every schema and the installed
+Data that passed once is remembered by a digest (of the file's bytes, every schema and the installed
 jsonschema and referencing) in the user's cache directory, so checking an unchanged file again costs neither
 the check nor importing jsonschema. Data with problems is checked every time.
 """
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import usercache
 from ..core.errors import Diagnostic, suggest
-from . import resources
+from . import cardtables, resources
 from .yamlload import SourceMap
 
 if TYPE_CHECKING:
@@ -82,10 +82,11 @@ class _Passed:
         if self.keys is None:
             self.keys = {}
             path = self._file()
+            data = usercache.read_signed(path) if path is not None else None
             try:
-                if path is not None:
-                    self.keys = dict.fromkeys(path.read_text(encoding="ascii").split())
-            except (OSError, UnicodeDecodeError):  # missing or damaged: start afresh
+                if data is not None:
+                    self.keys = dict.fromkeys(data.decode("ascii").split())
+            except UnicodeDecodeError:  # damaged: start afresh
                 pass
         return self.keys
 
@@ -124,18 +125,27 @@ def _schema_digest(name: str) -> str:
     return hashlib.sha256(json.dumps([name, schemas, installed]).encode()).hexdigest()
 
 
-def _digest(data: Any, name: str) -> str:
-    return hashlib.sha256(f"{_schema_digest(name)}\0{data!r}".encode("utf-8", "surrogatepass")).hexdigest()
+def _digest(raw: bytes, name: str) -> str:
+    """The key of a file's check: its bytes, not its loaded data, whose size aliases can multiply."""
+    return hashlib.sha256(_schema_digest(name).encode("ascii") + b"\0" + raw).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _tables_source() -> bytes:
+    """The text of the code that makes cards from tables: what a file's made entries depend on
+    besides its bytes."""
+    return Path(cardtables.__file__).read_bytes()
 
 
 Rejected = tuple[tuple, list | None]  # the path of a rejected value, or of a mapping and its unknown keys
 
 
-def schema_problems(data: Any, smap: SourceMap,
+def schema_problems(data: Any, smap: SourceMap, raw: bytes,
                     name: str = RULESET) -> list[tuple[Diagnostic, Rejected]]:
-    """Every schema violation in `data`, each at the position of the offending value or key,
-    with what was rejected (so the caller can leave it out and check the rest)."""
-    digest = _digest(data, name)
+    """Every schema violation in `data` (loaded from the file's bytes `raw`), each at the
+    position of the offending value or key, with what was rejected (so the caller can leave it
+    out and check the rest)."""
+    digest = _digest(raw, name)
     if digest in _PASSED:
         return []
     problems = []
@@ -161,12 +171,13 @@ def _entry_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator({"$ref": f"{RULESET}#/$defs/written_card"}, registry=registry)
 
 
-def entry_problems(cards: list, made: list[int], smap: Any) -> list[tuple[Diagnostic, Rejected]]:
+def entry_problems(cards: list, made: list[int], smap: Any, raw: bytes) -> list[tuple[Diagnostic, Rejected]]:
     """Every schema violation of the card entries a table made (`cards[k]` for k in `made`),
     each checked as a card written out; `smap` (a CardSourceMap) places each value where the
-    table writes it, and the message names that place."""
+    table writes it, and the message names that place. The entries are made from the file's
+    bytes `raw` by cardtables.py, whose text is part of the key too."""
     entries = {k: cards[k] for k in made}
-    digest = _digest(entries, "written_card")
+    digest = _digest(raw + b"\0" + _tables_source(), "written_card")
     if not entries or digest in _PASSED:
         return []
     problems = []

@@ -11,10 +11,26 @@ import math
 from typing import Any, Callable
 
 from ..core.errors import EffectError
+from ..core.limits import MAX_SCORE
 from ..core.table import Player
-from ..core.text import number_text
+from ..core.text import card_text, number_text
 from ..lang.builtins import describe
 from ..lang.compiler import evaluate
+
+
+def checked_scores(scores: dict[Player, Any], rules: Any) -> dict[Player, Any]:
+    """The game's scores, once each is known to be a number that results can add up and
+    average (`engine simulate` sums them over its games): a whole number beyond MAX_SCORE
+    would not divide into a mean, and text is no score."""
+    for player, value in scores.items():
+        t = type(value)
+        if t is float or t is int and -MAX_SCORE <= value <= MAX_SCORE:
+            continue
+        what = (f"a whole number of about {int(abs(value).bit_length() * math.log10(2)) + 1} digits" if t is int
+                else describe(value) + (f" ({card_text(value)})" if isinstance(value, str) else ""))
+        raise EffectError(f"the score of P{int(player)} is {what}: a score is a number from -{MAX_SCORE:,} "
+                          f"to {MAX_SCORE:,}", rules.score_at, "scoring")
+    return scores
 
 
 def _number(value: Any, part: str, player: Any, rules: Any) -> Any:

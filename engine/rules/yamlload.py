@@ -21,12 +21,14 @@ from typing import Any
 import yaml
 
 from ..core.errors import Diagnostic, Location
+from ..core.limits import MAX_BITS, MAX_DIGITS
 
 Path = tuple  # a path into the data: keys and list indexes
 
 MAX_FILE_BYTES = 5_000_000
 MAX_NODES = 200_000
 MAX_DEPTH = 64
+MAX_TEXT_CHARS = 20_000_000  # the characters of every string, each alias counted as often as it is used
 EMPTY = "file is empty"
 SYNTAX = "YAML syntax: "  # how every syntax error begins
 
@@ -104,8 +106,12 @@ class MergedSourceMap:
 
 
 class _Budget:
+    """What a document has built so far: values, and characters of text (an alias counts as
+    often as it is used, so a long string referred to many times cannot pass as small)."""
+
     def __init__(self, libyaml: bool = False) -> None:
         self.nodes = 0
+        self.chars = 0
         self.libyaml = libyaml  # nodes from libyaml: raise _Unusual where it might differ from PyYAML
 
 
@@ -211,6 +217,12 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
     if depth > MAX_DEPTH:
         problems.append(Diagnostic(smap.at(path), f"nesting deeper than {MAX_DEPTH} levels"))
         return None
+    refused = _refused_tag(node)
+    if refused is not None:
+        if budget.libyaml:
+            raise _Unusual
+        problems.append(Diagnostic(smap.at(path), refused))
+        return None
     if budget.libyaml and isinstance(node, yaml.CollectionNode) and node.flow_style:
         _plain_in_flow(node)
     if isinstance(node, yaml.MappingNode):
@@ -224,10 +236,16 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
                                                     key_node.start_mark.column + 1),
                                            "merge keys ('<<') are not supported"))
                 continue
+            kloc = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            refused = _refused_tag(key_node)
+            if refused is not None:
+                if budget.libyaml:
+                    raise _Unusual
+                problems.append(Diagnostic(Location(smap.file, *kloc), refused))
+                continue
             key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
             if isinstance(key, bool) or (key is None and isinstance(key_node, yaml.ScalarNode)):
                 key = key_node.value  # 'on:', 'yes:', 'no:' are names here, not YAML 1.1 booleans
-            kloc = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             if key is None or isinstance(key, (list, dict)):
                 problems.append(Diagnostic(Location(smap.file, *kloc), "a mapping key must be a plain value"))
                 continue
@@ -247,7 +265,21 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
     if budget.libyaml and node.style in ("|", ">") and not _plain_block_header(node, lines):
         raise _Unusual
     value = _scalar(node)
+    if type(value) is int and value.bit_length() > MAX_BITS:
+        if budget.libyaml:
+            raise _Unusual
+        problems.append(Diagnostic(smap.at(path), f"a whole number of more than {MAX_DIGITS} digits (the limit "
+                                                  "of numbers)"))
+        return None
     if isinstance(value, str):
+        budget.chars += len(value)
+        if budget.chars > MAX_TEXT_CHARS:
+            if budget.libyaml:
+                raise _Unusual
+            if budget.chars - len(value) <= MAX_TEXT_CHARS:
+                problems.append(Diagnostic(smap.at(path), f"the document's text expands past the limit of "
+                                           f"{MAX_TEXT_CHARS} characters (aliases that repeat long text?)"))
+            return None
         _remember_text_start(node, path, smap, lines)
     return value
 
@@ -270,10 +302,31 @@ def _plain_in_flow(node: yaml.CollectionNode) -> None:
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")
+_YAML_TAG = "tag:yaml.org,2002:"
+# The values a ruleset is made of; a date is read as the text it is written as.
+_TAGS = {_YAML_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
+
+
+def _refused_tag(node: yaml.Node) -> str | None:
+    """Why the value of `node` is refused: a tag other than plain YAML values (`!foo`,
+    `!!python/name:...`, `!!binary`, `!!set`...), or a whole number longer than numbers may
+    be; None if it is not."""
+    tag = node.tag
+    if tag not in _TAGS or (tag == _YAML_TAG + "timestamp" and not isinstance(node, yaml.ScalarNode)):
+        shown = "!!" + tag[len(_YAML_TAG):] if tag.startswith(_YAML_TAG) else tag
+        return (f"the YAML tag {shown} is not supported: a ruleset holds plain text, numbers, true/false, "
+                "lists and mappings (quote a text that starts with '!')")
+    # Too many digits to read at all (Python reads no more than 4,300 decimal ones); fewer are read, then measured.
+    if tag == _YAML_TAG + "int" and sum(c.isdigit() for c in node.value) > MAX_DIGITS * 4:
+        return f"a whole number of more than {MAX_DIGITS} digits (the limit of numbers)"
+    return None
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
-    """Build one scalar with YAML's safe rules (ints, floats, booleans, null, strings)."""
+    """Build one scalar with YAML's safe rules (ints, floats, booleans, null, strings); a date
+    is kept as the text it is written as (`2024-01-01`), since no value of a game is a date."""
+    if node.tag == _YAML_TAG + "timestamp":
+        return node.value
     value = _CONSTRUCTOR.construct_object(node)
     _CONSTRUCTOR.constructed_objects.clear()
     return value
