@@ -254,7 +254,7 @@ SEATS_HELP = """\
 A seat is one of:
   random                 picks any legal option
   greedy                 looks to the end of its own run of decisions, by the ruleset's heuristic
-  mcts                   Monte Carlo tree search, the strongest: 0.1-0.5 s CPU a decision
+  mcts                   Monte Carlo tree search, the strongest: 0.1-0.6 s CPU a decision
   scout                  plans its turn across worlds; milliseconds a decision (balance runs)
   human                  a person at this terminal
   FILE.py:CLASS          your own agent class, e.g. examples/agents/flat_monte_carlo.py:FlatMonteCarlo
