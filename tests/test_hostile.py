@@ -315,6 +315,14 @@ STEPS = f"more than {STEP_BUDGET} steps without a decision"
     ("let s = \"x\" * 3000000000", "22:11", "a text repeated 3,000,000,000 times"),
     ("let l = [0] * 3000000000", "22:11", "a list repeated 3,000,000,000 times"),
     ("repeat 3000000000:\n      let a = choose(1, [1, 2], \"?\")", "22:3", f"repeat of more than {MAX_LIST:,} times"),
+    # Every route of a dense graph, none ending: the search counts its steps.
+    ("let e = []\n  for a in range(0, 16):\n      e += [[a, b, a * 100 + b] for b in range(0, 16) if a < b]\n"
+     "  let y = routes(0, e, 1000, x -> false)", "25:3", STEPS),
+    # One route of 3,000 edges (the nodes are the items of one list, so each is the same object
+    # in both its edges): deeper than Python's calls go.
+    ("let n = range(0, 3001)\n  let e = [[n[a], n[a + 1], a] for a in range(0, 3000)]\n"
+     "  let y = routes(n[0], e, 5000, x -> x == 3000)", "24:3",
+     "routes(): a search for routes of up to 3000 edges went too deep"),
 ])
 def test_work_and_sizes_are_bounded_in_the_setup_that_validate_runs(tmp_path, capsys, snippet, where, message):
     path = tmp_path / "hostile.yaml"

@@ -133,18 +133,26 @@ def route_ends(start: Any, edges: Sequence[Sequence], max_length: int, goal: Cal
     return ends
 
 
-def routes(start: Any, edges: Sequence[Sequence], max_length: int, goal: Callable[[Any], Any]) -> list[dict[str, Any]]:
+def routes(start: Any, edges: Sequence[Sequence], max_length: int, goal: Callable[[Any], Any],
+           work: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Every simple route from `start` over `edges` ([a, b, tag] triples, usable both ways) of at
     most `max_length` edges that ends at the first node where goal(node) is true.
 
     A route never passes through a node satisfying the goal before its end, nor visits a node
-    twice. Each route is {"edges": [tags], "nodes": [start, ..., end], "end": end}, shortest first."""
+    twice. Each route is {"edges": [tags], "nodes": [start, ..., end], "end": end}, shortest first.
+    The routes of a dense graph are many: `work(64)` is told of every 64 steps of the search, to
+    stop one that goes on too long (a rule's step budget)."""
     adjacency, _ = _adjacency(edges)
     found: list[dict[str, Any]] = []
     on_route: set[int] = {id(start)}  # ids of the nodes and tags of the route being walked
     used: set[int] = set()
+    walked = 0
 
     def walk(node: Any, nodes: list, tags: list) -> None:
+        nonlocal walked
+        walked += 1
+        if work is not None and not walked & 63:
+            work(64)
         if len(tags) >= max_length:
             return
         for nxt, tag in adjacency.get(id(node), ()):

@@ -433,7 +433,15 @@ def routes(g, start, edges, max_length, goal):
     `max_length` edges that ends at the first node where `goal` (a `x -> ...` function) is true,
     passing through no other such node and visiting no node twice. Each route has .edges (the tags),
     .nodes (start to end) and .end; shortest routes first."""
-    return boards.routes(start, _edges(g, edges), int(max_length), goal)
+    checked = _edges(g, edges)
+    # A route takes an edge at most once, so it is no longer than there are edges; the search
+    # goes as deep as its routes, and one too deep for Python is a limit, told at the rule.
+    length = min(int(max_length), len(checked))
+    try:
+        return boards.routes(start, checked, length, goal, lambda steps: charge(g, steps))
+    except RecursionError:
+        raise LimitError(f"routes(): a search for routes of up to {length} edges went too deep for the engine; "
+                         "give a smaller max_length") from None
 
 
 @builtin("route_ends(start, edges, max_length, goal)",
