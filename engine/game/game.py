@@ -424,10 +424,15 @@ class Game:
             stand_in.setdefault(card.look, card)
         world.log = [_told(entry, player, stand_in) if entry.private else entry for entry in self.log]
 
-        def told(value: Any) -> Any:  # a forced choice's value or prompt part, as `player` sees it now
-            return _stand_ins(value, stand_in, lambda card: table.can_see(card, player))
-        world.forced = [Forced(f.at, f.player, told(f.value), tuple(map(told, f.prompt)))
-                        for f in self.forced if f.player == player]
+        def sees(card: Card) -> bool:
+            return table.can_see(card, player)
+
+        def told(f: Forced) -> Forced:  # a forced choice as `player` sees it now (most name no card)
+            if all(type(v) is not Card and type(v) is not Text for v in (f.value, *f.prompt)):
+                return f
+            return Forced(f.at, f.player, _stand_ins(f.value, stand_in, sees),
+                          tuple(_stand_ins(v, stand_in, sees) for v in f.prompt))
+        world.forced = [told(f) for f in self.forced if f.player == player]
         return world
 
     def _places(self) -> Iterator[Card]:
@@ -651,11 +656,11 @@ def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry
                           for v, seen in parts))
 
 
-def _stand_ins(value: Any, stand_in: dict[tuple, Card], keep: Callable[[Card], bool] = lambda card: False) -> Any:
-    """`value` with every card in it (a card, or the cards of a text) that `keep` refuses
-    replaced by the stand-in of its look."""
+def _stand_ins(value: Any, stand_in: dict[tuple, Card], keep: Callable[[Card], bool] | None = None) -> Any:
+    """`value` with every card in it (a card, or the cards of a text) replaced by the stand-in
+    of its look; with `keep`, only those it refuses."""
     if type(value) is Card:
-        return value if keep(value) else stand_in[value.look]
+        return value if keep is not None and keep(value) else stand_in[value.look]
     if type(value) is Text:
-        return value.relabelled({c: stand_in[c.look] for c in value.cards() if not keep(c)})
+        return value.relabelled({c: stand_in[c.look] for c in value.cards() if keep is None or not keep(c)})
     return value
