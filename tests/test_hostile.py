@@ -315,6 +315,8 @@ STEPS = f"more than {STEP_BUDGET} steps without a decision"
     ("let s = \"x\" * 3000000000", "22:11", "a text repeated 3,000,000,000 times"),
     ("let l = [0] * 3000000000", "22:11", "a list repeated 3,000,000,000 times"),
     ("repeat 3000000000:\n      let a = choose(1, [1, 2], \"?\")", "22:3", f"repeat of more than {MAX_LIST:,} times"),
+    # A built-in reading a list of a million again and again: each reading counts its length.
+    ("let l = range(0, 1000000)\n  repeat 100000:\n      let y = max(l)", "24:7", STEPS),
     # Every route of a dense graph, none ending: the search counts its steps.
     ("let e = []\n  for a in range(0, 16):\n      e += [[a, b, a * 100 + b] for b in range(0, 16) if a < b]\n"
      "  let y = routes(0, e, 1000, x -> false)", "25:3", STEPS),

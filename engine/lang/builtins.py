@@ -58,9 +58,13 @@ def builtin(signature: str, kind: str = VALUE, example: str = "") -> Callable:
 
 def iterate(g, x: Any) -> Any:
     """The items of a zone (its cards), a list, a board (its places) or a table (its values),
-    to read while nothing changes them (an expression); `_items` gives a copy."""
+    to read while nothing changes them (an expression); `_items` gives a copy. Going through a
+    long list counts a step for every 64 of its items (`max(l)` again and again over a list of a
+    million must end at the step budget); a zone holds at most the ruleset's cards."""
     t = type(x)
     if t is list or t is ConstantList:
+        if len(x) > 63:  # 2**SIZE_STEP - 1, written out: this runs at every list a built-in reads
+            charge(g, len(x) >> SIZE_STEP)
         return x
     if t is Zone:
         return g.table.contents[x.index]
@@ -75,6 +79,8 @@ def iterate(g, x: Any) -> Any:
 
 def _items(g, x: Any) -> list:
     if type(x) is list:
+        if len(x) > 63:  # counted as `iterate` counts it
+            charge(g, len(x) >> SIZE_STEP)
         return x[:]
     return list(iterate(g, x))
 
