@@ -279,3 +279,15 @@ def test_a_syntax_error_in_rule_text_is_placed_the_same_either_way(monkeypatch):
                 parse(rule, start)
             places.append(str(smap.text_location(path, rule, exc.value.line, exc.value.column)))
     assert places == ["t.yaml:4:12", "t.yaml:5:22"] * 2
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the cache directory is set by XDG_CACHE_HOME")
+def test_processes_that_start_together_on_a_new_cache_agree_on_one_key(tmp_path):
+    """Each made a key and the last to write it won: the others signed with keys nobody kept, so
+    what they cached was never read again (a cold load counted in CI's instruction gate)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    code = "from engine.core import usercache; print(usercache._key().hex())"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+             for _ in range(8)]
+    keys = {proc.communicate(timeout=120)[0].strip() for proc in procs}
+    assert len(keys) == 1 and keys == {(tmp_path / "engine" / "key").read_bytes().hex()}

@@ -74,6 +74,35 @@ def _key() -> bytes | None:
     if folder is None:
         return None
     path = folder / KEY_FILE
+    found = _read_key(path)
+    if found is not None:
+        return found
+    # Made anew. Processes that start together (jobs, a benchmark's runs) must agree on one key,
+    # or each would sign with its own and read nothing the others wrote: the key is put in place
+    # by a hard link, which only the first of them can make; the others read the first one's.
+    key = secrets.token_bytes(_SIGNATURE)
+    temporary = None
+    try:
+        with tempfile.NamedTemporaryFile("wb", dir=folder, prefix=".engine-", delete=False) as f:
+            temporary = f.name
+            f.write(key)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            found = _read_key(path)
+            if found is not None:
+                return found
+            os.replace(temporary, path)  # a key that is not the user's alone, or damaged: replaced
+        return key
+    except OSError:
+        return None
+    finally:
+        if temporary is not None and os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key in `path`, if it is a whole key that only the user can read."""
     try:
         with open(path, "rb") as f:
             if _private(os.fstat(f.fileno()), 0o077) and not path.is_symlink():
@@ -82,8 +111,7 @@ def _key() -> bytes | None:
                     return key
     except OSError:
         pass
-    key = secrets.token_bytes(_SIGNATURE)
-    return key if write_atomically(path, key, signed=False) else None
+    return None
 
 
 def sign(data: bytes) -> bytes | None:
