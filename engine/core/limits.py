@@ -128,7 +128,9 @@ def _finite(x: Any) -> bool:
 
 def multiply(g: Any, a: Any, b: Any) -> Any:
     """`a * b` within the limits, checked before a text or list is repeated: `"x" * 10**9`
-    must not be made to be refused."""
+    must not be made to be refused. Its test of the result is `add`'s, written out again on
+    purpose: shared through a function, every `+` of the rules cost 0.2-0.9% more instructions
+    (benchmarks/instructions.py)."""
     if isinstance(a, (str, list)) or isinstance(b, (str, list)):
         items, times = (a, b) if isinstance(a, (str, list)) else (b, a)
         if type(times) is int and len(items) * times > MAX_LIST:
