@@ -278,6 +278,8 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("rulesets", nargs="*", metavar="RULESET", help="the rulesets to offer, files or shipped "
                     "rulesets' names (default: every shipped ruleset)")
     sv.add_argument("--port", type=at_most(65535), default=None, help="the port to listen on (default: a free one)")
+    sv.add_argument("--saves", metavar="FOLDER", help="save each game in FOLDER, as RULESET-ID.json, when it ends "
+                    "and when a seat asks (the page's Save); without it games are not saved")
     return p
 
 
@@ -495,8 +497,8 @@ def _resumed(args: argparse.Namespace) -> tuple[Game, list[str]]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if args.web and (args.save or args.plain):
-        raise EngineError(f"{'--save' if args.save else '--plain'} is for a game at the terminal, not with --web")
+    if args.web and args.plain:
+        raise EngineError("--plain is for a game at the terminal, not with --web")
     web = _web() if args.web else None  # before the game starts, so that a missing extra is said at once
     if args.save:  # before the game, not after it: a game played to the end is not lost for a bad name
         check_save_path(args.save)
@@ -800,7 +802,7 @@ def _play_on_the_web(web: ModuleType, args: argparse.Namespace, game: Game, seat
     from .web.tables import Tables
     name = Path(game.rules.loaded_as).stem or "game"
     tables = Tables({name: game.rules})
-    hosted = tables.host(game, seats, agents)
+    hosted = tables.host(game, seats, agents, Path(args.save) if args.save else None)
     return web.serve(tables, None, [(hosted.names[p], f"play/{hosted.id}/{token}") for token, p in hosted.tokens.items()])
 
 
@@ -815,7 +817,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if name in rulesets:
             raise EngineError(f"two rulesets are named {name}: give each once")
         rulesets[name] = load_ruleset(given)
-    return web.serve(Tables(rulesets), args.port)
+    if args.saves is not None and not Path(args.saves).is_dir():
+        raise EngineError(f"--saves {args.saves}: no such folder")
+    return web.serve(Tables(rulesets, Path(args.saves) if args.saves else None), args.port)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -380,7 +380,7 @@ def test_engine_play_web_serves_that_game_and_prints_each_seat_address():
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--save", "game.json"], "--save is for a game at the terminal, not with --web"),
+    (["--plain"], "--plain is for a game at the terminal, not with --web"),
     (["--seats", "random,random,random"], "--web needs a human seat"),
 ])
 def test_engine_play_web_refuses_what_is_for_the_terminal(capsys, tmp_cwd, args, says):
@@ -402,3 +402,61 @@ def test_a_full_server_lets_the_games_that_ended_go_first(tables, monkeypatch):
     with pytest.raises(BadRequest) as refusal:
         tables.host(Game(rules, 3, seed=4), ["human"] * 3, [None] * 3)
     assert refusal.value.status == 503 and "2 games in play" in str(refusal.value)
+
+
+def test_undo_takes_back_a_seats_last_decision_as_at_the_terminal(client, tables):
+    made = new_game(client, ruleset="trick_of_the_rails", players=3, seats=["human", "random", "random"], seed=3)
+    seat = api(made["seats"][0]["url"])
+    game = tables.games[made["id"]].game
+    first = my_turn(client, seat)
+    said = client.post(f"{seat}/undo").json()["message"]
+    assert said == "There is no decision of yours to take back yet."
+    before = game.digest()
+    client.post(f"{seat}/choose", json={"option": 1})
+    my_turn(client, seat)
+    assert game.digest() != before
+    answer = client.post(f"{seat}/undo")
+    assert answer.status_code == 200, answer.text
+    message = answer.json()["message"]
+    if message.startswith("Undo refused"):  # a card was shown since: deciding again knowing it is not fair
+        assert "you have seen" in message
+    else:
+        assert message == "Took back your last decision."
+        assert game.digest() == before and answer.json()["view"] == first
+    # Not on another seat's turn; the game as it was.
+    made = new_game(client, ruleset="trick_of_the_rails", players=3, seats=["human", "human", "human"])
+    hosted = tables.games[made["id"]]
+    waiting = next(api(s["url"]) for s in made["seats"] if s["player"] != hosted.game.pending.player)
+    before = hosted.game.digest()
+    assert "not your turn" in refused(client.post(f"{waiting}/undo"), 409)
+    assert hosted.game.digest() == before
+
+
+def test_save_writes_on_the_server_and_the_record_waits_for_the_end(client, tmp_path):
+    tables = Tables({"trick_of_the_rails": ruleset("trick_of_the_rails")}, saves=tmp_path)
+    with TestClient(create_app(tables, ["testserver"])) as c:
+        made = new_game(c, ruleset="trick_of_the_rails", players=3, seats=["human", "random", "random"])
+        seat = api(made["seats"][0]["url"])
+        v = my_turn(c, seat)
+        assert v["can_save"] is True
+        answer = c.post(f"{seat}/save")
+        assert answer.status_code == 200, answer.text
+        (saved,) = tmp_path.glob("trick_of_the_rails-*.json")
+        assert saved.name in answer.json()["message"] and list(answer.json()) == ["message"]
+        assert str(tables.games[made["id"]].game.seed) not in answer.text  # the save stays on the server
+        assert "once the game is over" in refused(c.get(f"{seat}/record"), 409)
+        for _ in range(MOST_DECISIONS):
+            if my_turn(c, seat)["over"]:
+                break
+            c.post(f"{seat}/choose", json={"option": 0})
+        record = c.get(f"{seat}/record")
+        assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
+        assert record.json()["result"] == json.loads(saved.read_text())["result"]  # saved again at the end
+        # engine play --web --save FILE: that game to that file.
+        mine = tables.host(Game(ruleset("trick_of_the_rails"), 3, seed=1), ["human"] * 3, [None] * 3, tmp_path / "mine.json")
+        assert mine.save(1) == "mine.json" and json.loads((tmp_path / "mine.json").read_text())["seed"] == 1
+    # A server with no folder of saves says how to get one.
+    no_saves = new_game(client, ruleset="trick_of_the_rails", players=3, seats=["human", "random", "random"])
+    seat = api(no_saves["seats"][0]["url"])
+    assert my_turn(client, seat)["can_save"] is False
+    assert "--saves" in refused(client.post(f"{seat}/save"), 409)

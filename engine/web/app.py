@@ -101,12 +101,28 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
         await anyio.to_thread.run_sync(hosted.choose, player, body["option"])
         return _answer(hosted.seat_view(player))
 
+    async def undo(request: Request) -> Response:
+        hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
+        reply = await anyio.to_thread.run_sync(hosted.undo, player)
+        return _answer({"message": reply, "view": hosted.seat_view(player)})
+
+    async def save(request: Request) -> Response:
+        hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
+        name = await anyio.to_thread.run_sync(hosted.save, player)
+        return _answer({"message": f"Saved on the server as {name}."})
+
+    async def record(request: Request) -> Response:
+        hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
+        answer = _answer(hosted.record(player))
+        answer.headers["Content-Disposition"] = f'attachment; filename="game-{hosted.id}.json"'
+        return answer
+
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in {"app.js", "app.css"}:
+        if name not in {"app.js", "app.css", "icon.svg"}:
             raise BadRequest("no such file", 404)
         return FileResponse(STATIC / name, headers=PAGE_HEADERS)
 
@@ -129,6 +145,9 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game}/{token}/view", seat_view),
         Route("/api/games/{game}/{token}/choose", choose, methods=["POST"]),
+        Route("/api/games/{game}/{token}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game}/{token}/save", save, methods=["POST"]),
+        Route("/api/games/{game}/{token}/record", record),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
                      exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})

@@ -11,15 +11,19 @@ lock, and a decision that is refused leaves the game as it was.
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import EngineError, suggest
 from ..game.game import Game
+from ..game.saves import SaveError, save_data, write_save
 from ..game.seeds import SEED_LIMIT, bots_seed, secret_seed
 from ..game.view import view
 from ..players.agents import Agent, built_in, make_agents, parse_seat
+from ..players.undo import UndoHistory
 from ..rules.ruleset import Ruleset
 
 MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
@@ -34,9 +38,10 @@ class BadRequest(EngineError):
 
 
 class Hosted:
-    """One game in play: its seats, their tokens, and the thread its bots play in."""
+    """One game in play: its seats, their tokens, the thread its bots play in, the positions its
+    people decided at (for undo, as at the terminal) and the file it is saved to, if any."""
 
-    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None]):
+    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None):
         self.id = secrets.token_urlsafe(9)
         self.game = game
         self.seats = seats
@@ -47,6 +52,8 @@ class Hosted:
         self.thinking: int | None = None  # the bot deciding now
         self.error: str | None = None  # why the game stopped, if a rule or a bot failed
         self.worker: threading.Thread | None = None
+        self.history = UndoHistory(set(self.tokens.values()))
+        self.save_to = save_to
 
     def player_of(self, token: str) -> int | None:
         """The seat `token` stands for, compared in constant time, or None."""
@@ -81,12 +88,23 @@ class Hosted:
                 choice = self.agents[player - 1].choose(seen)  # thinking without the lock: views are read meanwhile
                 with self.changed:
                     self.game.apply(choice)
+                    self._saved_at_the_end()
             except Exception as exc:  # a rule or the bot failed: the game stops as it was before that decision
                 with self.changed:
                     self.error = _one_line(exc)
+                    self._saved_at_the_end()
                     self.thinking = self.worker = None
                     self.changed.notify_all()
                 return
+
+    def _to_decide(self, player: int) -> None:
+        """Refuse (409) unless `player` is to decide now (called with the lock held)."""
+        if self.error is not None:
+            raise BadRequest(f"the game stopped on an error: {self.error}", 409)
+        if self.game.over:
+            raise BadRequest("the game is over", 409)
+        if self.game.pending.player != player:
+            raise BadRequest(f"it is not your turn: {self.names[int(self.game.pending.player)]} decides", 409)
 
     def choose(self, player: int, option: Any) -> None:
         """A person's decision; refused (the game unchanged) unless it is theirs and an option."""
@@ -94,21 +112,57 @@ class Hosted:
             raise BadRequest('give the option as a whole number: {"option": 0}')
         with self.changed:
             g = self.game
-            if self.error is not None:
-                raise BadRequest(f"the game stopped on an error: {self.error}", 409)
-            if g.over:
-                raise BadRequest("the game is over", 409)
-            if g.pending.player != player:
-                raise BadRequest(f"it is not your turn: {self.names[int(g.pending.player)]} decides", 409)
+            self._to_decide(player)
             count = len(g.pending.options)
             if not 0 <= option < count:
                 raise BadRequest(f"option {option} is not one of 0 to {count - 1}")
+            self.history.mark(g)
             try:
                 g.apply(option)
             except Exception as exc:  # a rule failed: the game is kept as it was before this decision
                 self.error = _one_line(exc)
+            self._saved_at_the_end()
             self.changed.notify_all()
             self.wake()
+
+    def undo(self, player: int) -> str:
+        """Take back `player`'s last decision, on their turn, as the terminal's `u` does: refused
+        (and said why) when it would take back another person's decision, or when a card they
+        could not see has been shown to them since. What came of it, in one line."""
+        with self.changed:
+            self._to_decide(player)
+            self.history.mark(self.game)
+            reply = self.history.take_back(self.game)
+            self.changed.notify_all()
+            return reply
+
+    def save(self, player: int) -> str:
+        """Write the game to its save file now (a seat may ask at any time; the file is the
+        server's, never sent to a seat): the file's name."""
+        with self.changed:
+            if self.save_to is None:
+                raise BadRequest("this server keeps no saves: start it with engine serve --saves FOLDER "
+                                 "(or engine play --web --save FILE)", 409)
+            try:
+                write_save(self.game, self.save_to, self.seats, self.error)
+            except SaveError as exc:
+                raise BadRequest(str(exc), 500) from None
+            return self.save_to.name
+
+    def record(self, player: int) -> dict[str, Any]:
+        """The game's save, once it is over (before, it would tell every hidden card and draw)."""
+        with self.changed:
+            if not self.game.over and self.error is None:
+                raise BadRequest("the game's record (its seed and every hidden card) is given once the game is over", 409)
+            return save_data(self.game, self.seats, self.error)
+
+    def _saved_at_the_end(self) -> None:
+        """Write the save file, if there is one, once the game is over or stopped on an error."""
+        if self.save_to is not None and (self.game.over or self.error is not None):
+            try:
+                write_save(self.game, self.save_to, self.seats, self.error)
+            except SaveError as exc:  # no seat to tell: the server's terminal is
+                print(f"engine serve: {exc}", file=sys.stderr)
 
     def wait(self, player: int, timeout: float) -> None:
         """Return when `player` is to decide, the game is over or stopped, or after `timeout`
@@ -136,6 +190,7 @@ class Hosted:
                 "forced": [{"at": at, "text": text} for at, text in pv.forced()],
                 "turn": None if g.over else self.names[int(g.pending.player)],
                 "thinking": self.names[self.thinking] if self.thinking is not None else None,
+                "can_save": self.save_to is not None,
                 "error": self.error,
                 "results": _results(g, self.names) if g.over else None,
             })
@@ -160,8 +215,10 @@ def _one_line(exc: Exception) -> str:
 class Tables:
     """The rulesets a server offers, by name, and its games in play."""
 
-    def __init__(self, rulesets: Mapping[str, Ruleset]):
+    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None):
+        """`saves`: the folder each game is saved in (as RULESET-ID.json), or None."""
         self.rulesets = dict(rulesets)
+        self.saves = saves
         self.games: dict[str, Hosted] = {}
         self.lock = threading.Lock()
 
@@ -203,15 +260,18 @@ class Tables:
             raise BadRequest(str(exc)) from None
         return self.host(game, seats, agents)
 
-    def host(self, game: Game, seats: list[str], agents: list[Agent | None]) -> Hosted:
-        """Take a game in: its bots start if they are to decide."""
+    def host(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None) -> Hosted:
+        """Take a game in: its bots start if they are to decide. It is saved to `save_to`, else
+        in the server's folder of saves, if it has one."""
         with self.lock:
             if len(self.games) >= MOST_GAMES:  # the games that ended make room first
                 for ended in [i for i, h in self.games.items() if h.game.over or h.error is not None]:
                     del self.games[ended]
             if len(self.games) >= MOST_GAMES:
                 raise BadRequest(f"this server holds {MOST_GAMES} games in play already", 503)
-            hosted = Hosted(game, seats, agents)
+            hosted = Hosted(game, seats, agents, save_to)
+            if save_to is None and self.saves is not None:
+                hosted.save_to = self.saves / f"{Path(game.rules.loaded_as).stem or 'game'}-{hosted.id}.json"
             self.games[hosted.id] = hosted
         with hosted.changed:
             hosted.wake()

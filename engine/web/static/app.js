@@ -55,8 +55,11 @@ function present(items) {
   return items.flat(Infinity).filter((item) => item !== null && item !== undefined && item !== false);
 }
 
+// Every drawing of the page counts in data-drawn, so a test (or anyone) can tell a new one came.
 function show(...nodes) {
-  document.getElementById("app").replaceChildren(...present(nodes));
+  const app = document.getElementById("app");
+  app.replaceChildren(...present(nodes));
+  app.dataset.drawn = String(Number(app.dataset.drawn || 0) + 1);
 }
 
 // ------------------------------------------------------------------ the start page
@@ -162,7 +165,8 @@ function seatPage(game, token) {
   const readKey = `engine-read:${game}:${token.slice(0, 8)}`;
   let lastText = null;
   let timer = null;
-  let notice = "";
+  let message = ""; // what came of the last request: a refusal, or (said) what the server did
+  let said = false;
 
   async function poll() {
     timer = null;
@@ -182,12 +186,13 @@ function seatPage(game, token) {
 
   async function choose(v, option) {
     const answer = await api("POST", `${base}/choose`, { option });
+    said = false;
     if (!answer.ok) {
-      notice = answer.data.error;
+      message = answer.data.error;
       draw(v);
       return;
     }
-    notice = "";
+    message = "";
     localStorage.setItem(readKey, JSON.stringify({ log: v.log.length, forced: v.forced.length }));
     lastText = null;
     if (timer) clearTimeout(timer);
@@ -209,15 +214,41 @@ function seatPage(game, token) {
       if (mine && c && c.id !== undefined && !byCard.has(c.id)) byCard.set(c.id, i);
     });
     const cardNode = (c) => card(c, byCard.has(c.id) ? () => choose(v, byCard.get(c.id)) : null);
-    show(el("h1", {}, v.game), el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`),
-      status(v, mine),
-      v.results ? results(v.results) : null,
-      mine ? decision(v, mine) : null,
-      el("p", { class: "notice" }, notice),
-      counters(v),
-      Object.entries(v.boards).map(([name, art]) => [el("h2", {}, name), el("pre", { class: "board" }, art)]),
-      zones(v, cardNode),
-      news(v, read()));
+    show(el("header", { class: "top" }, el("h1", {}, v.game),
+      el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`), status(v, mine)),
+    el("div", { class: "layout" },
+      el("div", { class: "table" },
+        Object.entries(v.boards).map(([name, art]) => [el("h2", {}, name), el("pre", { class: "board" }, art)]),
+        zones(v, cardNode)),
+      el("aside", { class: "side" },
+        v.results ? results(v.results) : null,
+        mine ? decision(v, mine) : null,
+        el("p", { class: said ? "notice said" : "notice" }, message),
+        controls(v, mine),
+        counters(v),
+        news(v, read()))),
+    yours(v, cardNode));
+    const log = document.querySelector("ol.log");
+    if (log) log.scrollTop = log.scrollHeight; // the newest lines in view
+  }
+
+  // Undo (on your turn), Save (where the server keeps saves) and, once the game is over, its record.
+  function controls(v, mine) {
+    const ask = (path, after) => async () => {
+      const answer = await api("POST", `${base}/${path}`);
+      said = answer.ok;
+      message = answer.ok ? answer.data.message : answer.data.error;
+      if (answer.ok && after) after(answer.data);
+      lastText = null;
+      if (timer) clearTimeout(timer);
+      poll();
+    };
+    return el("div", { class: "controls" },
+      el("button", { type: "button", class: "undo", disabled: mine ? null : "disabled",
+        title: "Take back your last decision (as u at the terminal)", onclick: ask("undo") }, "Undo"),
+      v.can_save ? el("button", { type: "button", class: "save", title: "Save the game on the server",
+        onclick: ask("save") }, "Save") : null,
+      v.over || v.error ? el("a", { href: `${base}/record`, download: "game.json" }, "Download the game's record") : null);
   }
 
   function status(v, mine) {
@@ -237,7 +268,8 @@ function seatPage(game, token) {
         event.preventDefault();
         const n = Number(input.value);
         if (!Number.isInteger(n) || n < low || n > high) {
-          notice = `Give a whole number from ${low} to ${high}.`;
+          said = false;
+          message = `Give a whole number from ${low} to ${high}.`;
           draw(v);
           return;
         }
@@ -282,29 +314,49 @@ function card(c, onChoose) {
   return node;
 }
 
+const STACK = 4; // this many face-down cards alike in a row are drawn as one pile
+
 function zoneNode(z, cardNode) {
   return el("div", { class: "zone" }, el("div", { class: "zone-label" }, `${z.label} (${z.count})`),
-    z.cards.length ? el("div", { class: "cards" }, z.cards.map(cardNode)) : el("div", { class: "empty" }, "empty"));
+    z.cards.length ? el("div", { class: "cards" }, piles(z.cards).map(([c, n]) => (n > 1 ? pile(c, n) : cardNode(c))))
+      : el("div", { class: "empty" }, "empty"));
 }
 
-// Zones grouped by owner: the shared table first, then each other player's, then yours along the bottom.
+// The cards of a zone as [card, how many]: runs of face-down cards that show the same back are one.
+function piles(cards) {
+  const out = [];
+  for (const c of cards) {
+    const last = out[out.length - 1];
+    if (c.hidden && last && last[0].hidden && JSON.stringify(last[0]) === JSON.stringify(c)) last[1] += 1;
+    else out.push([c, 1]);
+  }
+  return out.flatMap(([c, n]) => (n >= STACK ? [[c, n]] : Array(n).fill([c, 1])));
+}
+
+function pile(c, n) {
+  const node = card(c, null);
+  node.classList.add("pile");
+  node.querySelector(".name").textContent = `${n} face down`;
+  return node;
+}
+
+// Zones grouped by owner: the shared table first, then each other player's; yours are along the bottom.
 function zones(v, cardNode) {
-  const shown = v.zones.filter((z) => z.display);
+  const shown = v.zones.filter((z) => z.display && !z.mine);
   const groups = new Map();
-  for (const z of shown.filter((z) => !z.mine)) {
+  for (const z of shown) {
     const owner = v.players.includes(z.key) ? z.key : "Table";
     if (!groups.has(owner)) groups.set(owner, []);
     groups.get(owner).push(z);
   }
-  const out = [];
-  for (const [owner, list] of groups) {
-    out.push(el("h2", {}, owner), list.map((z) => zoneNode(z, cardNode)));
-  }
-  const yours = shown.filter((z) => z.mine);
-  if (yours.length) {
-    out.push(el("section", { class: "yours" }, el("h2", {}, `Yours (${v.you})`), yours.map((z) => zoneNode(z, cardNode))));
-  }
-  return out;
+  return [...groups].map(([owner, list]) => el("section", { class: "owner" }, el("h2", {}, owner),
+    list.map((z) => zoneNode(z, cardNode))));
+}
+
+function yours(v, cardNode) {
+  const mine = v.zones.filter((z) => z.display && z.mine);
+  return mine.length ? el("section", { class: "yours" }, el("h2", {}, `Yours (${v.you})`),
+    el("div", { class: "your-zones" }, mine.map((z) => zoneNode(z, cardNode)))) : null;
 }
 
 // Counters kept per player as a table (a column a player), the others as a list.
@@ -314,6 +366,7 @@ function counters(v) {
   for (const [name, value] of Object.entries(v.counters)) {
     const isPer = value && typeof value === "object" && !Array.isArray(value)
       && Object.keys(value).length && Object.keys(value).every((k) => v.players.includes(k));
+    if (valueText(value) === "" || valueText(value) === "-") continue; // an empty field says nothing
     (isPer ? perPlayer : others).push([name.replace(/_/g, " "), value, isPer]);
   }
   const out = [];
@@ -345,7 +398,7 @@ function news(v, seen) {
 }
 
 function results(r) {
-  return el("section", { class: "decision" }, el("h2", {}, "Final scores"),
+  return el("section", { class: "decision results" }, el("h2", {}, "Final scores"),
     el("table", {}, el("tr", {}, el("th", {}, "player"), r.parts.map((p) => el("th", {}, p)), el("th", {}, "score")),
       r.players.map((p) => el("tr", {}, el("td", {}, p.player), p.parts.map((x) => el("td", { class: "num" }, valueText(x))),
         el("td", { class: "num" }, valueText(p.score))))),

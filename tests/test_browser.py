@@ -1,0 +1,230 @@
+"""engine serve in a real browser: headless Chromium, driven by Playwright, clicks the page.
+
+A person's whole Trick of the Rails game is played by clicking cards (a button where the option
+is no card), and 20 decisions of each other shipped ruleset; a screenshot of each table must show
+cards or a board. The browser is the machine's Chromium (Debian's `chromium`; another with
+ENGINE_BROWSER=PATH): Playwright's own browser download is not used. Without Playwright or a
+browser the tests skip, saying which is missing. ENGINE_SCREENSHOTS=DIR keeps each screenshot
+there as web-RULESET.png (how docs/images/ is made).
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import struct
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="engine serve needs the web extra: pip install -e '.[web]'")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright: pip install -e '.[browser]'")
+
+import uvicorn  # noqa: E402
+
+from conftest import RANDOM_PLAY, RULESETS, ruleset  # noqa: E402
+from engine.web.app import create_app  # noqa: E402
+from engine.web.tables import Tables  # noqa: E402
+
+NAMES = [p.stem for p in RULESETS]
+# Flags for a browser in a closed sandbox: no first-run dialogs, no calls home (refused here, many at a time).
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run", "--disable-quic"]
+WAIT_MS = 60_000  # a bound against a hang (a bot's decision, a slow machine), not a measure
+MOST_CLICKS = 2000  # a Trick of the Rails game longer than this is a test's failure
+SIZE = {"width": 1280, "height": 900}
+
+
+def _browser_path() -> str | None:
+    given = os.environ.get("ENGINE_BROWSER")
+    if given:
+        return given
+    return next((found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))), None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    path = _browser_path()
+    if path is None:
+        pytest.skip("no browser for the browser tests: install Debian's chromium (apt-get install chromium) "
+                    "or set ENGINE_BROWSER to a Chromium")
+    with sync_api.sync_playwright() as pw:
+        try:
+            launched = pw.chromium.launch(executable_path=path, args=FLAGS)
+        except sync_api.Error as exc:
+            pytest.skip(f"the browser {path} did not start: {str(exc).splitlines()[0]}")
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, Tables]]:
+    """`engine serve` of the shipped rulesets, in a thread of this process, at a free port."""
+    tables = Tables({name: ruleset(name) for name in NAMES})
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    served = uvicorn.Server(uvicorn.Config(create_app(tables), log_level="warning", access_log=False))
+    thread = threading.Thread(target=served.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not served.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", tables
+    served.should_exit = True
+    thread.join(WAIT_MS / 1000)
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=SIZE)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    opened.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield opened
+    context.close()
+    assert not errors, f"the page's script failed: {errors}"
+
+
+def start(page, url: str, name: str, seats: list[str], seed: int) -> None:
+    """Start a game from the start page, as a person does: pick, fill in, click Start."""
+    page.goto(url + "/")
+    page.select_option("select[name=ruleset]", name)
+    page.select_option("select[name=players]", str(len(seats)))
+    for i, seat in enumerate(seats):
+        page.locator("label.seat select").nth(i).select_option(seat)
+    for option, value in RANDOM_PLAY.get(name, {}).items():
+        field = page.locator(f"[data-option={option}]")
+        if field.evaluate("f => f.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.fill("input[name=seed]", str(seed))
+    page.click("button[type=submit]")
+    page.wait_for_url("**/play/**", timeout=WAIT_MS)
+
+
+def settled(page) -> str:
+    """Wait until the seat is to decide or the game is over; which of the two."""
+    page.wait_for_selector(".status.mine, .results, .status.error", timeout=WAIT_MS)
+    error = page.locator(".status.error")
+    assert not error.count(), error.text_content()
+    return "over" if page.locator(".results").count() else "mine"
+
+
+def click_a_decision(page, rng: random.Random) -> str:
+    """Decide by clicking: a card with a green edge where there is one, else an option's button, or
+    an amount in the number box. Wait for the page's next drawing. What was clicked."""
+    drawn = page.get_attribute("#app", "data-drawn")
+    cards = page.locator(".card.option")
+    amount = page.locator("input[aria-label=amount]")
+    if cards.count():
+        clicked = "card"
+        cards.nth(rng.randrange(cards.count())).click()
+    elif amount.count():
+        clicked = "amount"
+        amount.fill(amount.get_attribute("min"))
+        page.click(".decision button[type=submit]")
+    else:
+        clicked = "button"
+        buttons = page.locator(".options button")
+        assert buttons.count(), "a decision with nothing to click"
+        buttons.nth(rng.randrange(buttons.count())).click()
+    page.wait_for_selector(f"#app:not([data-drawn='{drawn}'])", state="attached", timeout=WAIT_MS)
+    assert not page.locator(".notice").filter(has_text="option").count()
+    return clicked
+
+
+def shows_a_table(page, name: str) -> None:
+    """The table is drawn (an SVG board or cards in view), and a screenshot of it is no blank page."""
+    drawn = page.locator("svg.board, .card")
+    assert drawn.count(), "no board and no card on the page"
+    box = drawn.first.bounding_box()
+    assert box and box["width"] > 20 and box["height"] > 20
+    shot = page.screenshot(full_page=True)
+    assert _colours(shot) > 20, "the screenshot is (almost) one colour"
+    keep = os.environ.get("ENGINE_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(keep) / f"web-{name}.png"))
+
+
+def _colours(png: bytes) -> int:
+    """About how many colours a PNG holds: the distinct pixels of its first rows (filters
+    undone for the 'none' and 'sub' filters only, which is enough to tell a blank page)."""
+    width, height, depth, kind = struct.unpack(">IIBB", png[16:26])
+    assert depth == 8 and kind in (2, 6), "an 8-bit RGB(A) PNG"
+    data, at = b"", 8
+    while at < len(png):
+        length, chunk = struct.unpack(">I4s", png[at:at + 8])
+        if chunk == b"IDAT":
+            data += png[at + 8:at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompress(data)
+    size = 3 if kind == 2 else 4
+    stride = width * size + 1
+    seen = set()
+    for row in range(min(height, 400)):
+        line = raw[row * stride:(row + 1) * stride]
+        pixels = bytearray(line[1:])
+        if line[0] == 1:  # sub: each byte adds the one a pixel before
+            for i in range(size, len(pixels)):
+                pixels[i] = (pixels[i] + pixels[i - size]) & 0xFF
+        seen.update(bytes(pixels[i:i + 3]) for i in range(0, len(pixels), size))
+    return len(seen)
+
+
+def test_a_whole_trick_of_the_rails_game_by_clicking_cards(browser, server, page):
+    url, tables = server
+    start(page, url, "trick_of_the_rails", ["human", "random", "random"], seed=11)
+    rng = random.Random(11)
+    clicked = []
+    for _ in range(MOST_CLICKS):
+        if settled(page) == "over":
+            break
+        if not clicked:
+            shows_a_table(page, "trick_of_the_rails")
+        clicked.append(click_a_decision(page, rng))
+    else:
+        pytest.fail(f"no end after {MOST_CLICKS} decisions")
+    assert clicked.count("card") >= 10, clicked  # every hand card played and every bid made by a click on it
+    results = page.locator(".results")
+    assert "Winner" in results.text_content()
+    assert results.locator("tr").count() == 1 + 3  # a heading and a row a player
+    (hosted,) = [h for h in tables.games.values() if h.game.rules.name == "Trick of the Rails" and h.game.seed == 11]
+    assert hosted.game.over and len(hosted.game.decisions) >= len(clicked)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "trick_of_the_rails"])
+def test_twenty_decisions_of_each_other_shipped_ruleset(browser, server, page, name):
+    url, tables = server
+    players = ruleset(name).players[0]
+    start(page, url, name, ["human"] + ["random"] * (players - 1), seed=5)
+    rng = random.Random(5)
+    for decided in range(20):
+        if settled(page) == "over":
+            break
+        if decided == 0:
+            shows_a_table(page, name)
+        click_a_decision(page, rng)
+    assert decided >= 19 or page.locator(".results").count()
+
+
+def test_undo_in_the_browser(browser, server, page):
+    url, tables = server
+    start(page, url, "isle_of_trains", ["human", "random"], seed=8)
+    settled(page)
+    page.click("button.undo")
+    page.wait_for_selector(".notice.said", timeout=WAIT_MS)
+    assert page.text_content(".notice") == "There is no decision of yours to take back yet."
+    click_a_decision(page, random.Random(8))
+    settled(page)
+    page.click("button.undo")
+    page.wait_for_selector(".notice.said:has-text('your last decision')", timeout=WAIT_MS)
+    assert page.text_content(".notice") in ("Took back your last decision.",) or "Undo refused" in page.text_content(".notice")
