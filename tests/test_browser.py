@@ -112,7 +112,10 @@ def start(page, url: str, name: str, seats: list[str], seed: int) -> None:
 
 def settled(page) -> str:
     """Wait until the seat is to decide or the game is over; which of the two."""
-    page.wait_for_selector(".status.mine, .results, .status.error", timeout=WAIT_MS)
+    try:
+        page.wait_for_selector(".status.mine, .results, .status.error", timeout=WAIT_MS)
+    except sync_api.TimeoutError:
+        pytest.fail(f"the seat was not asked to decide: the page says {page.inner_text('#app')[:300]!r}")
     error = page.locator(".status.error")
     assert not error.count(), error.text_content()
     return "over" if page.locator(".results").count() else "mine"

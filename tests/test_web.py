@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ pytest.importorskip("starlette", reason="engine serve needs the web extra: pip i
 httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx, of the test extra: pip install -e '.[test]'")
 
 from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from conftest import RANDOM_PLAY, RULESETS, position_with_secrets, random_play_options, ruleset, swap, unseen_pairs  # noqa: E402
 from engine.cli import main  # noqa: E402
@@ -460,3 +462,27 @@ def test_save_writes_on_the_server_and_the_record_waits_for_the_end(client, tmp_
     seat = api(no_saves["seats"][0]["url"])
     assert my_turn(client, seat)["can_save"] is False
     assert "--saves" in refused(client.post(f"{seat}/save"), 409)
+
+
+def test_the_page_is_pushed_each_change_through_a_websocket(client, tables):
+    made = new_game(client, ruleset="trick_of_the_rails", players=3, seats=["human", "human", "human"])
+    hosted = tables.games[made["id"]]
+    seats = {s["player"]: api(s["url"]) for s in made["seats"]}
+    deciding = hosted.game.pending.player
+    watcher = next(p for p in seats if p != deciding)
+    with client.websocket_connect(f"{seats[watcher]}/updates") as socket:
+        first = socket.receive_text()
+        assert first == client.get(f"{seats[watcher]}/view").text  # the same bytes as the view
+        assert client.post(f"{seats[deciding]}/choose", json={"option": 0}).status_code == 200
+        pushed = socket.receive_text()
+        assert pushed != first and pushed == encode(hosted.seat_view(watcher))
+    for _ in range(600):  # a page that went is let go (by the server's task, soon after)
+        if not hosted.listeners:
+            break
+        time.sleep(0.05)
+    assert not hosted.listeners
+    # A wrong token gets no socket.
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"/api/games/{made['id']}/{'x' * 32}/updates") as socket:
+            socket.receive_text()
+    assert closed.value.code == 4404

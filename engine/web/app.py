@@ -7,6 +7,7 @@ names are answered (a page elsewhere cannot reach the server through a name of i
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import socket
@@ -22,7 +23,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import EngineError
 from ..core.text import number_text
@@ -75,6 +77,13 @@ async def _body(request: Request) -> Any:
         raise BadRequest(f"the request is not JSON: {exc}") from None
 
 
+async def _until_closed(socket: WebSocket, scope: anyio.CancelScope) -> None:
+    """Read (and drop) what a page sends until it goes; then stop pushing to it."""
+    while (await socket.receive())["type"] != "websocket.disconnect":
+        pass
+    scope.cancel()
+
+
 def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
     """The app serving `tables`, answering requests for `hosts` only (default: this machine)."""
 
@@ -117,6 +126,36 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
         answer.headers["Content-Disposition"] = f'attachment; filename="game-{hosted.id}.json"'
         return answer
 
+    async def updates(socket: WebSocket) -> None:
+        """The seat's view, pushed whenever its game changes (the page polls where this fails)."""
+        try:
+            hosted, player = tables.seat(socket.path_params["game"], socket.path_params["token"])
+        except BadRequest:
+            await socket.close(code=4404, reason="no such seat")
+            return
+        event = asyncio.Event()
+        try:
+            hosted.listen(event)
+        except BadRequest as exc:
+            await socket.close(code=4503, reason=str(exc))
+            return
+        await socket.accept()
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_until_closed, socket, tasks.cancel_scope)
+                sent = None
+                while True:
+                    event.clear()
+                    text = encode(await anyio.to_thread.run_sync(hosted.seat_view, player))
+                    if text != sent:
+                        await socket.send_text(text)
+                        sent = text
+                    await event.wait()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hosted.unlisten(event)
+
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
@@ -148,6 +187,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
         Route("/api/games/{game}/{token}/undo", undo, methods=["POST"]),
         Route("/api/games/{game}/{token}/save", save, methods=["POST"]),
         Route("/api/games/{game}/{token}/record", record),
+        WebSocketRoute("/api/games/{game}/{token}/updates", updates),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
                      exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})

@@ -10,6 +10,7 @@ lock, and a decision that is refused leaves the game as it was.
 """
 from __future__ import annotations
 
+import asyncio
 import secrets
 import sys
 import threading
@@ -26,6 +27,7 @@ from ..players.agents import Agent, built_in, make_agents, parse_seat
 from ..players.undo import UndoHistory
 from ..rules.ruleset import Ruleset
 
+MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
 MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
 
 
@@ -54,6 +56,25 @@ class Hosted:
         self.worker: threading.Thread | None = None
         self.history = UndoHistory(set(self.tokens.values()))
         self.save_to = save_to
+        self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages told of changes
+
+    def _told(self) -> None:
+        """Wake whoever waits for a change: threads on the lock's condition, pages through
+        their event (called with the lock held, from any thread)."""
+        self.changed.notify_all()
+        for loop, event in self.listeners:
+            loop.call_soon_threadsafe(event.set)
+
+    def listen(self, event: asyncio.Event) -> None:
+        """Have `event` set, in the running event loop, whenever the game changes."""
+        with self.changed:
+            if len(self.listeners) >= MOST_LISTENERS:
+                raise BadRequest(f"this game is open in {MOST_LISTENERS} pages already", 503)
+            self.listeners.append((asyncio.get_running_loop(), event))
+
+    def unlisten(self, event: asyncio.Event) -> None:
+        with self.changed:
+            self.listeners = [(loop, e) for loop, e in self.listeners if e is not event]
 
     def player_of(self, token: str) -> int | None:
         """The seat `token` stands for, compared in constant time, or None."""
@@ -78,11 +99,11 @@ class Hosted:
             with self.changed:
                 if not self._bots_turn():
                     self.thinking = self.worker = None
-                    self.changed.notify_all()
+                    self._told()
                     return
                 player = self.game.pending.player
                 self.thinking = player
-                self.changed.notify_all()
+                self._told()
                 seen = view(self.game, player, self.names)
             try:
                 choice = self.agents[player - 1].choose(seen)  # thinking without the lock: views are read meanwhile
@@ -94,7 +115,7 @@ class Hosted:
                     self.error = _one_line(exc)
                     self._saved_at_the_end()
                     self.thinking = self.worker = None
-                    self.changed.notify_all()
+                    self._told()
                 return
 
     def _to_decide(self, player: int) -> None:
@@ -122,7 +143,7 @@ class Hosted:
             except Exception as exc:  # a rule failed: the game is kept as it was before this decision
                 self.error = _one_line(exc)
             self._saved_at_the_end()
-            self.changed.notify_all()
+            self._told()
             self.wake()
 
     def undo(self, player: int) -> str:
@@ -133,7 +154,7 @@ class Hosted:
             self._to_decide(player)
             self.history.mark(self.game)
             reply = self.history.take_back(self.game)
-            self.changed.notify_all()
+            self._told()
             return reply
 
     def save(self, player: int) -> str:

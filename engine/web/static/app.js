@@ -163,10 +163,38 @@ async function startPage() {
 function seatPage(game, token) {
   const base = `/api/games/${game}/${token}`;
   const readKey = `engine-read:${game}:${token.slice(0, 8)}`;
-  let lastText = null;
+  let lastText = null; // the newest view, as sent and as read
+  let lastView = null;
   let timer = null;
   let message = ""; // what came of the last request: a refusal, or (said) what the server did
   let said = false;
+
+  // The server pushes the view through a websocket whenever the game changes; where that
+  // fails (no websockets, a proxy), the page asks for it every POLL_MS instead.
+  let socket = null;
+
+  function listen() {
+    try {
+      socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/updates`);
+    } catch (e) {
+      socket = null;
+      poll();
+      return;
+    }
+    socket.addEventListener("message", (m) => received(m.data, JSON.parse(m.data)));
+    socket.addEventListener("close", () => {
+      socket = null;
+      if (!timer) poll();
+    });
+  }
+
+  function received(text, v) {
+    if (text !== lastText) {
+      lastText = text;
+      lastView = v;
+      draw(v);
+    }
+  }
 
   async function poll() {
     timer = null;
@@ -176,12 +204,9 @@ function seatPage(game, token) {
       if (answer.status !== 404) timer = setTimeout(poll, POLL_MS * 4);
       return;
     }
-    if (answer.text !== lastText) {
-      lastText = answer.text;
-      draw(answer.data);
-    }
+    received(answer.text, answer.data);
     const v = answer.data;
-    if (!v.over && !v.error) timer = setTimeout(poll, POLL_MS);
+    if (!socket && !v.over && !v.error) timer = setTimeout(poll, POLL_MS);
   }
 
   async function choose(v, option) {
@@ -189,14 +214,13 @@ function seatPage(game, token) {
     said = false;
     if (!answer.ok) {
       message = answer.data.error;
-      draw(v);
+      draw(lastView);
       return;
     }
     message = "";
     localStorage.setItem(readKey, JSON.stringify({ log: v.log.length, forced: v.forced.length }));
-    lastText = null;
-    if (timer) clearTimeout(timer);
-    poll();
+    // With a socket open, the newest view comes through it (this answer may arrive after it).
+    if (!socket || socket.readyState !== WebSocket.OPEN) received(answer.text, answer.data);
   }
 
   function read() {
@@ -234,14 +258,14 @@ function seatPage(game, token) {
 
   // Undo (on your turn), Save (where the server keeps saves) and, once the game is over, its record.
   function controls(v, mine) {
-    const ask = (path, after) => async () => {
+    const ask = (path) => async () => {
       const answer = await api("POST", `${base}/${path}`);
       said = answer.ok;
       message = answer.ok ? answer.data.message : answer.data.error;
-      if (answer.ok && after) after(answer.data);
-      lastText = null;
-      if (timer) clearTimeout(timer);
-      poll();
+      if (answer.ok && answer.data.view && !(socket && socket.readyState === WebSocket.OPEN)) {
+        received(JSON.stringify(answer.data.view), answer.data.view);
+      }
+      draw(lastView); // with what came of it
     };
     return el("div", { class: "controls" },
       el("button", { type: "button", class: "undo", disabled: mine ? null : "disabled",
@@ -289,7 +313,7 @@ function seatPage(game, token) {
     return (v.option_cards || []).some((c) => c && c.id !== undefined);
   }
 
-  poll();
+  listen();
 }
 
 function card(c, onChoose) {
