@@ -106,7 +106,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in {"app.js", "app.css"}:
+        if name not in {"app.js", "board.js", "app.css"}:
             raise BadRequest("no such file", 404)
         return FileResponse(STATIC / name, headers=PAGE_HEADERS)
 
