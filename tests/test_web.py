@@ -176,6 +176,7 @@ def test_the_bytes_a_seat_receives_do_not_depend_on_cards_it_cannot_see(client, 
     assert game.digest() != digest  # the swap changed the game
     after = client.get(f"{seat}/view")
     assert before.status_code == after.status_code == 200
+    assert set(before.json()["drawings"]) == set(game.rules.boards)  # the boards' pictures are among the bytes
     assert before.content == after.content
 
 

@@ -15,8 +15,8 @@ from .view import render, view
 
 
 def terminal_problems(ruleset: Ruleset, seed: int = 1) -> list[Diagnostic]:
-    """Run what only `engine play` and `engine serve` run (board `display` and `draw` rules, the labels of zones, counters,
-    the decision's prompt and options, the log) on a newly set up game of each allowed number of
+    """Run what only `engine play` and `engine serve` run (board `display` and `draw` rules, the
+    labels of zones, counters, the decision's prompt and options, the log) on a newly set up game of each allowed number of
     players, with the default options, as the referee and every seat see it; each failure is a
     problem at the rule that failed (once, however many games and seats show it), and so is a
     rule going past a limit (core/limits.py) in the setup of one of these games. Another fault
