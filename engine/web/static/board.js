@@ -9,6 +9,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const HEX_SIZE = 30; // a hexagon's radius, in the drawing's units
 const NODE_SIZE = 26; // a graph's place, a circle of this radius
 const NEUTRAL = "#f7f3e8"; // a place's fill when the rules give none
+const PIXELS = 1.6; // screen pixels a unit of the drawing takes, at most (a narrow window shrinks it)
 
 function svgNode(tag, attrs, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -79,15 +80,17 @@ function boardPicture(name, drawing, choices, choose, pick) {
   const height = Math.max(...ys) - Math.min(...ys) + 2 * reach + 8;
   const svg = svgNode("svg", {
     class: "board-picture", viewBox: `${left.toFixed(1)} ${top.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
+    width: Math.round(width * PIXELS), height: Math.round(height * PIXELS),
     role: "group", "aria-label": `board ${name}`,
   });
+  const edges = svgNode("g", { class: "lines" }); // under the places: they join them
   const ground = svgNode("g", {});
-  const lines = svgNode("g", { class: "lines" });
+  const lines = svgNode("g", { class: "lines" }); // over the places: they run across them
   const marks = svgNode("g", { class: "marks" });
   for (const [a, b] of drawing.edges) {
     const [x1, y1] = at.get(a);
     const [x2, y2] = at.get(b);
-    lines.append(svgNode("line", { x1, y1, x2, y2, class: "edge" }));
+    edges.append(svgNode("line", { x1, y1, x2, y2, class: "edge" }));
   }
   for (const path of drawing.paths) {
     const points = path.places.map((id) => at.get(id).map((n) => n.toFixed(1)).join(",")).join(" ");
@@ -134,7 +137,7 @@ function boardPicture(name, drawing, choices, choose, pick) {
         svgText({ x: bx, y: by + 3.5, class: "badge-text" }, p.badge));
     }
   }
-  svg.append(ground, lines, marks);
+  svg.append(edges, ground, lines, marks);
   return svg;
 }
 
