@@ -340,8 +340,9 @@ class PlayerView:
                 badge = _drawn(draw, "badge", game, at)
                 entry["badge"] = None if badge is None or badge == "" else self._label(badge)
                 places.append(entry)
-            edges = [[p.id, n.id] for i, p in enumerate(board.places) for n in p.neighbours
-                     if board.places.index(n) > i and not (hexes and (n.q - p.q, n.r - p.r) in HEX_DIRECTIONS)]
+            order = {p.id: i for i, p in enumerate(board.places)}
+            edges = [[p.id, n.id] for p in board.places for n in p.neighbours  # each once; not touching hexes
+                     if order[n.id] > order[p.id] and not (hexes and (n.q - p.q, n.r - p.r) in HEX_DIRECTIONS)]
             paths = _list(_drawn(draw, "paths", game, {}), draw, name, "paths")
             drawn[name] = {"layout": board.layout, "legend": board.legend, "places": places, "edges": edges,
                            "paths": [self._path(path, draw, board) for path in paths]}
