@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import cards, ruleset, zone
+from conftest import RULESETS, cards, ruleset, zone
 from engine.cli import main
 from engine.core.errors import EffectError, RulesetError
 from engine.game.game import Game
@@ -248,7 +248,7 @@ def test_railways_build_track_options_stand_for_places_of_the_map():
     assert {p["id"] for p in places} <= {p["id"] for p in pv.drawings()["map"]["places"]}
 
 
-@pytest.mark.parametrize("name", ["railways", "trick_of_the_rails"])
+@pytest.mark.parametrize("name", [p.stem for p in RULESETS])
 def test_every_shipped_ruleset_draws_every_board_to_every_seat(name):
     rules = ruleset(name)
     game = Game(rules, rules.players[0], seed=1)
