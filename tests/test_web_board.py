@@ -114,6 +114,13 @@ def test_the_text_of_a_place_defaults_to_its_display_and_draw_text_replaces_it(t
     assert [p["text"] for p in view(g, 1).drawings()["land"]["places"]] == ["A", "B", "C", "D"]
 
 
+def test_a_card_a_draw_rule_gives_reads_as_the_viewer_sees_it(tmp_path):
+    g = drawn_game(tmp_path, drawn(badge="""'first(bag) if place.id == "A" else none'"""))
+    hidden = view(g, 1, person=True).drawings()["land"]["places"][0]["badge"]
+    assert "cube" not in hidden and hidden == view(g, 2, person=True).drawings()["land"]["places"][0]["badge"]
+    assert view(g, None).drawings()["land"]["places"][0]["badge"] == "blue cube"  # the referee sees it
+
+
 def test_each_option_stands_for_its_place_or_the_last_place_of_its_list(tmp_path):
     g = drawn_game(tmp_path)
     assert view(g, 1).option_places() == [{"board": "land", "id": "A"}, {"board": "land", "id": "B"},
@@ -215,6 +222,8 @@ def test_the_railways_map_shows_each_track_in_its_owners_colour_and_the_cubes(se
         assert path["owner"] == c["link_owner"][link] and path["finished"] is not unfinished
         assert path["places"][0] == c["link_a"][link].id
         assert path["places"][1:len(c["link_hexes"][link]) + 1] == [h.id for h in c["link_hexes"][link]]
+        end = (c["link_hexes"][link] or [c["link_a"][link]])[-1] if unfinished else c["link_b"][link]
+        assert path["places"][-1] == end.id and len(path["places"]) == len(c["link_hexes"][link]) + 2 - unfinished
         for a, b in zip(path["places"], path["places"][1:]):
             assert board[b] in board[a].neighbours  # a line from hex to touching hex
         for h in c["link_hexes"][link]:
@@ -273,8 +282,7 @@ def test_the_seat_is_sent_its_drawings_and_option_places():
 
 def test_the_page_loads_the_board_drawing_before_the_app():
     pytest.importorskip("starlette", reason="engine serve needs the web extra")
-    httpx = pytest.importorskip("httpx")
-    assert httpx
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx, of the test extra")
     from starlette.testclient import TestClient
 
     from engine.web.app import create_app
