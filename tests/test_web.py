@@ -178,6 +178,7 @@ def test_the_bytes_a_seat_receives_do_not_depend_on_cards_it_cannot_see(client, 
     assert game.digest() != digest  # the swap changed the game
     after = client.get(f"{seat}/view")
     assert before.status_code == after.status_code == 200
+    assert set(before.json()["drawings"]) == set(game.rules.boards)  # the boards' pictures are among the bytes
     assert before.content == after.content
 
 
@@ -343,6 +344,7 @@ def test_hosted_game_is_built_from_seats_alone():
 def test_the_page_is_served_from_the_package():
     static = Path(__file__).resolve().parent.parent / "engine" / "web" / "static"
     text = "".join(p.read_text(encoding="utf-8") for p in static.iterdir())
+    text = text.replace('"http://www.w3.org/2000/svg"', "")  # SVG's namespace: a name, nothing fetched
     assert "http://" not in text and "https://" not in text  # no CDN: works offline
     assert "innerHTML" not in text  # labels are set as text
 

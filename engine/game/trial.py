@@ -1,6 +1,6 @@
 """A trial of a ruleset in play, for `engine validate`: what only a running game shows wrong.
 
-Some rules run only when a game is shown to someone (board `display` rules, the labels of
+Some rules run only when a game is shown to someone (board `display` and `draw` rules, the labels of
 zones and counters, a decision's prompt and options, the log). `engine validate` sets up a
 game of each allowed number of players and shows it to the referee and to every seat, so
 that a mistake in them is reported with the others, not in the middle of someone's game.
@@ -15,8 +15,8 @@ from .view import render, view
 
 
 def terminal_problems(ruleset: Ruleset, seed: int = 1) -> list[Diagnostic]:
-    """Run what only `engine play` runs (board `display` rules, the labels of zones, counters,
-    the decision's prompt and options, the log) on a newly set up game of each allowed number of
+    """Run what only `engine play` and `engine serve` run (board `display` and `draw` rules, the
+    labels of zones, counters, the decision's prompt and options, the log) on a newly set up game of each allowed number of
     players, with the default options, as the referee and every seat see it; each failure is a
     problem at the rule that failed (once, however many games and seats show it), and so is a
     rule going past a limit (core/limits.py) in the setup of one of these games. Another fault
@@ -37,6 +37,7 @@ def terminal_problems(ruleset: Ruleset, seed: int = 1) -> list[Diagnostic]:
         for viewer in [None, 0, *range(1, players + 1)]:
             try:
                 render(view(game, viewer, person=True))
+                view(game, viewer, person=True).drawings()
                 view(game, viewer).as_dict()
             except EffectError as exc:
                 where = exc.location or Location(ruleset.path)

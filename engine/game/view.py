@@ -17,11 +17,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.board import Board, Place, render_board
-from ..core.errors import IllegalMove
+from ..core.board import HEX_DIRECTIONS, Board, Place, render_board
+from ..core.errors import EffectError, IllegalMove
 from ..core.table import Card, Player, Table, Zone
 from ..core.text import Text, face_down, number_text
 from ..core.values import Lambda
+from ..lang.builtins import describe
 from ..lang.compiler import evaluate
 from . import belief
 from .game import Game, LogEntry
@@ -221,6 +222,20 @@ class PlayerView:
             return []
         return [card_view(game.table, o, self.player, self.person) if type(o) is Card else None for o in d.options]
 
+    def option_places(self) -> list[dict[str, str] | None]:
+        """For each option of this player's decision, the place it stands for ({"board", "id"}):
+        the option itself if it is a place, the last item of a list that ends with one (a route
+        ends where it goes); None for another option. What a drawn board lets a person click."""
+        d = _game_of(self).pending
+        if d is None or self.option_count == 0:
+            return []
+        places = []
+        for o in d.options:
+            if type(o) in (list, tuple) and o:
+                o = o[-1]
+            places.append({"board": o.board, "id": o.id} if type(o) is Place else None)
+        return places
+
     def zones(self) -> list[dict[str, Any]]:
         """Every zone with what the player may see of it; empty zones of a card or of a place
         (there are many, and an empty one says nothing) are left out. Within a family of zones
@@ -295,6 +310,62 @@ class PlayerView:
                                  lambda place, show=show: self._label(evaluate(show, game, {"place": place})))
                 for name, show in game.rules.board_display.items()}
 
+    def drawings(self) -> dict[str, dict[str, Any]]:
+        """Every board as data to draw a picture from: its layout, its places (id, label, hex
+        coordinates or x, y properties) with what its `draw:` rules say of each (the text defaults
+        to the display's), a graph's connections, and the board's paths. The rules should read
+        public facts only, as displays do; what they give is checked and made plain (a card reads
+        as `label` shows it to this player), and a value of the wrong kind is an error at its rule."""
+        game = _game_of(self)
+        rules = game.rules
+        drawn = {}
+        for name, board in rules.boards.items():
+            draw = rules.board_draw.get(name, {})
+            show = draw.get("text", (rules.board_display.get(name), None))[0]
+            hexes = board.layout == "hex"
+            places = []
+            for p in board.places:
+                at = {"place": p}
+                entry: dict[str, Any] = {"id": p.id, "label": p.label}
+                if hexes:
+                    entry["q"], entry["r"] = p.q, p.r
+                elif _is_number(p.props.get("x")) and _is_number(p.props.get("y")):
+                    entry["x"], entry["y"] = p.props["x"], p.props["y"]
+                text = evaluate(show, game, at) if show is not None else None
+                entry["text"] = "" if text is None else self._label(text)
+                entry["fill"] = _colour(_drawn(draw, "fill", game, at), draw, name, "fill")
+                entry["owner"] = self._owner(_drawn(draw, "owner", game, at), draw, name, "owner")
+                entry["tokens"] = [_colour(t, draw, name, "tokens")
+                                   for t in _list(_drawn(draw, "tokens", game, at), draw, name, "tokens")]
+                badge = _drawn(draw, "badge", game, at)
+                entry["badge"] = None if badge is None or badge == "" else self._label(badge)
+                places.append(entry)
+            order = {p.id: i for i, p in enumerate(board.places)}
+            edges = [[p.id, n.id] for p in board.places for n in p.neighbours  # each once; not touching hexes
+                     if order[n.id] > order[p.id] and not (hexes and (n.q - p.q, n.r - p.r) in HEX_DIRECTIONS)]
+            paths = _list(_drawn(draw, "paths", game, {}), draw, name, "paths")
+            drawn[name] = {"layout": board.layout, "legend": board.legend, "places": places, "edges": edges,
+                           "paths": [self._path(path, draw, board) for path in paths]}
+        return drawn
+
+    def _owner(self, value: Any, draw: dict[str, tuple], board: str, key: str) -> int | None:
+        """A player's number, from a player or a seat number (none, 0: nobody)."""
+        if value is None or (type(value) is int and value == 0):
+            return None
+        if isinstance(value, int) and type(value) is not bool and 1 <= value <= len(_game_of(self).players):
+            return int(value)
+        raise _bad(draw, board, key, value, "a player, a seat number, 0 or none")
+
+    def _path(self, value: Any, draw: dict[str, tuple], board: Board) -> dict[str, Any]:
+        """One of the board's paths, [player, places] or [player, places, finished], as data."""
+        if type(value) not in (list, tuple) or len(value) not in (2, 3) or type(value[1]) not in (list, tuple) \
+                or any(type(p) is not Place or p.board != board.name for p in value[1]) \
+                or (len(value) == 3 and type(value[2]) is not bool):
+            raise _bad(draw, board.name, "paths", value,
+                       f"a list of [player, places of {board.name}] or [player, places, finished]")
+        return {"owner": self._owner(value[0], draw, board.name, "paths"), "places": [p.id for p in value[1]],
+                "finished": len(value) < 3 or value[2]}
+
     def as_dict(self, log_last: int | None = None) -> dict[str, Any]:
         game = _game_of(self)
         return {
@@ -309,6 +380,43 @@ class PlayerView:
             "over": game.over,
             "end_reason": game.end_reason,
         }
+
+
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}")  # a CSS colour name or hex code, nothing more
+
+
+def _drawn(draw: dict[str, tuple], key: str, game: Game, env: dict[str, Any]) -> Any:
+    """The value of a board's draw rule `key` (none where the board has no such rule)."""
+    return evaluate(draw[key][0], game, env) if key in draw else None
+
+
+def _list(value: Any, draw: dict[str, tuple], board: str, key: str) -> list | tuple:
+    if value is None:
+        return []
+    if type(value) not in (list, tuple):
+        raise _bad(draw, board, key, value, "a list")
+    return value
+
+
+def _colour(value: Any, draw: dict[str, tuple], board: str, key: str) -> str | None:
+    """A colour a draw rule gives: a CSS name or #hex code; none or "": no colour."""
+    if value is None or value == "":
+        return None
+    if type(value) is not str or not _COLOUR.fullmatch(value):
+        raise _bad(draw, board, key, value, "a colour (a CSS name or #hex code)")
+    return value
+
+
+def _bad(draw: dict[str, tuple], board: str, key: str, value: Any, wanted: str) -> EffectError:
+    """The error of a draw rule's value of the wrong kind, at the rule. It names only the kind
+    of value (never a card nor a text, which could be what the viewer may not see)."""
+    kind = "a card" if type(value) is Card else "a text" if isinstance(value, str) else describe(value)
+    return EffectError(f"draw {key} of board {board} gives {kind}, not {wanted}", draw[key][1],
+                       f"draw {key} of board {board}")
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
 
 
 _GAME = PlayerView._game  # the slot's descriptor, out of the class: a view's game is read here only

@@ -124,6 +124,9 @@ class Ruleset:
     teams: tuple[Callable, list[list[int]]] | None = None
     boards: dict[str, Board] = field(default_factory=dict)
     board_display: dict[str, Callable] = field(default_factory=dict)
+    # Each board's `draw:` rules, by key: the compiled expression and where it is written (a value
+    # of the wrong kind is found only when the board is drawn, and is reported there).
+    board_draw: dict[str, dict[str, tuple[Callable, Location]]] = field(default_factory=dict)
     loaded_as: str = ""  # the path or shipped name it was loaded by, which loads it again (saves record it)
     extensions: list[str] = field(default_factory=list)  # as given: paths or shipped names
     digest: str = ""
@@ -387,6 +390,11 @@ class _Builder:
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
                                                       f"display of board {name}")
+            for key in b.get("draw") or {}:
+                path = ("boards", name, "draw", key)
+                params = [] if key == "paths" else ["place"]  # paths are the board's, the rest a place's
+                rs.board_draw.setdefault(name, {})[key] = (
+                    self.compile(path, "expression", params, f"draw {key} of board {name}"), self.smap.at(path))
         trees = {name: tree for name in d.get("procedures", {})
                  if (tree := self._parse(("procedures", name, "do"), "program", f"procedure {name}")) is not None}
         names.direct = never_suspending(trees, names)

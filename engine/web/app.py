@@ -161,7 +161,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in {"app.js", "app.css", "icon.svg"}:
+        if name not in {"app.js", "board.js", "app.css", "icon.svg"}:
             raise BadRequest("no such file", 404)
         return FileResponse(STATIC / name, headers=PAGE_HEADERS)
 

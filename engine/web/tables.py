@@ -197,7 +197,8 @@ class Hosted:
 
     def seat_view(self, player: int) -> dict[str, Any]:
         """What seat `player` is sent: their view as a person's screen shows it (`as_dict`), the
-        options that are cards, an amount question's range, whose turn it is and whether a bot
+        options that are cards and the places they stand for, each board as a picture is drawn
+        from it, an amount question's range, whose turn it is and whether a bot
         thinks, the error that stopped the game, and the scores once it is over."""
         with self.changed:
             g = self.game
@@ -207,6 +208,8 @@ class Hosted:
             shown.update({
                 "seat": player,
                 "option_cards": pv.option_cards(),
+                "option_places": pv.option_places(),
+                "drawings": pv.drawings(),
                 "amounts": list(amounts) if amounts else None,
                 "forced": [{"at": at, "text": text} for at, text in pv.forced()],
                 "turn": None if g.over else self.names[int(g.pending.player)],

@@ -242,7 +242,7 @@ function seatPage(game, token) {
       el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`), status(v, mine)),
     el("div", { class: "layout" },
       el("div", { class: "table" },
-        Object.entries(v.boards).map(([name, art]) => [el("h2", {}, name), el("pre", { class: "board" }, art)]),
+        boardSections(v, mine, (i) => choose(v, i)),
         zones(v, cardNode)),
       el("aside", { class: "side" },
         v.results ? results(v.results) : null,
@@ -303,9 +303,11 @@ function seatPage(game, token) {
         ` (${low} to ${high})`);
     } else {
       answer = el("div", { class: "options" },
-        d.options.map((text, i) => el("button", { type: "button", onclick: () => choose(v, i) }, text)));
+        d.options.map((text, i) => el("button", { type: "button", "data-option": i, onclick: () => choose(v, i) }, text)));
     }
-    const hint = byCardHint(v) ? el("p", { class: "zone-label" }, "Click a card with a green edge, or a button.") : null;
+    const onBoard = (v.option_places || []).some((p) => p) ? "a highlighted place on the board, " : "";
+    const hint = byCardHint(v) || onBoard ? el("p", { class: "zone-label pick-hint" },
+      `Click ${byCardHint(v) ? "a card with a green edge, " : ""}${onBoard}or a button.`) : null;
     return el("section", { class: "decision" }, el("h2", {}, d.prompt), hint, answer);
   }
 
@@ -396,7 +398,8 @@ function counters(v) {
   const out = [];
   if (perPlayer.length) {
     out.push(el("h2", {}, "Players"), el("table", {},
-      el("tr", {}, el("th", {}, ""), v.players.map((p) => el("th", {}, p === v.you ? `${p} (you)` : p))),
+      el("tr", {}, el("th", {}, ""), v.players.map((p, i) => el("th", {},
+        el("span", { class: `swatch seat-${i + 1}` }), p === v.you ? `${p} (you)` : p))),
       perPlayer.map(([name, value]) => el("tr", {}, el("th", {}, name),
         v.players.map((p) => el("td", { class: "num" }, p in value ? valueText(value[p]) : ""))))));
   }
