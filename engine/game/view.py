@@ -250,15 +250,15 @@ class PlayerView:
                 shown += _in_shown_order(unseen)
             held = table.contents[z.index]
             per = z.spec.per
-            inside = per == "card" or (any(p in rules.boards for p in per) if type(per) is tuple
-                                       else per in rules.boards)
-            if inside and not held:
+            board = next((p for p in per if p in rules.boards), None) if type(per) is tuple else (
+                per if per in rules.boards else None)
+            if (per == "card" or board is not None) and not held:
                 continue
             key = z.key if type(z.key) is not tuple else " ".join(self._label(k) for k in z.key)
             entry = {"name": z.name, "key": self._label(key) if key is not None else None,
                      "mine": type(z.key) is Player and z.key == self.player,
                      "label": self._label(z), "display": z.spec.display, "count": len(held),
-                     "cards": self._cards(table, z)}
+                     "cards": self._cards(table, z), "board": board}
             if z.holder is not None and not sees(table, z.holder, self.player, self.person):
                 unseen.append({**entry, "spec": z.spec})
             else:

@@ -368,15 +368,21 @@ function pile(c, n) {
 
 // Zones grouped by owner: the shared table first, then each other player's; yours are along the bottom.
 function zones(v, cardNode) {
-  const shown = v.zones.filter((z) => z.display && !z.mine);
+  const drawn = new Set(Object.keys(v.drawings || {}));
+  const onBoards = v.zones.filter((z) => z.display && !z.mine && drawn.has(z.board));
+  const shown = v.zones.filter((z) => z.display && !z.mine && !drawn.has(z.board));
   const groups = new Map();
   for (const z of shown) {
     const owner = v.players.includes(z.key) ? z.key : "Table";
     if (!groups.has(owner)) groups.set(owner, []);
     groups.get(owner).push(z);
   }
-  return [...groups].map(([owner, list]) => el("section", { class: "owner" }, el("h2", {}, owner),
-    list.map((z) => zoneNode(z, cardNode))));
+  // What lies on the places of a drawn board is in its picture; the cards themselves on request.
+  const listed = onBoards.length ? el("details", { class: "on-boards" },
+    el("summary", {}, `The cards on the board (${onBoards.reduce((n, z) => n + z.count, 0)})`),
+    onBoards.map((z) => zoneNode(z, cardNode))) : null;
+  return [...[...groups].map(([owner, list]) => el("section", { class: "owner" }, el("h2", {}, owner),
+    list.map((z) => zoneNode(z, cardNode)))), listed];
 }
 
 function yours(v, cardNode) {
