@@ -152,9 +152,14 @@ def shows_a_table(page, name: str) -> None:
     assert box and box["width"] > 20 and box["height"] > 20
     shot = page.screenshot(full_page=True)
     assert _colours(shot) > 20, "the screenshot is (almost) one colour"
+
+
+def keep_screenshot(page, name: str) -> None:
+    """Under ENGINE_SCREENSHOTS, the window's screenshot as web-NAME.png (docs/images/ is made so)."""
     keep = os.environ.get("ENGINE_SCREENSHOTS")
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
+        page.locator("h1").scroll_into_view_if_needed()  # the top of the page, where the table starts
         page.screenshot(path=str(Path(keep) / f"web-{name}.png"))
 
 
@@ -193,6 +198,8 @@ def test_a_whole_trick_of_the_rails_game_by_clicking_cards(browser, server, page
             break
         if not clicked:
             shows_a_table(page, "trick_of_the_rails")
+        if len(clicked) == 8:
+            keep_screenshot(page, "trick_of_the_rails")
         clicked.append(click_a_decision(page, rng))
     else:
         pytest.fail(f"no end after {MOST_CLICKS} decisions")
@@ -217,6 +224,8 @@ def test_twenty_decisions_of_each_other_shipped_ruleset(browser, server, page, n
             shows_a_table(page, name)
         click_a_decision(page, rng)
     assert decided >= 19 or page.locator(".results").count()
+    settled(page)
+    keep_screenshot(page, name)
 
 
 def test_undo_in_the_browser(browser, server, page):
