@@ -372,3 +372,32 @@ def test_the_reference_documents_every_key_of_the_schema():
                 documented.add(span.split(".")[-1])
     undocumented = sorted(keys - documented)
     assert undocumented == [], f"keys of the schema missing from docs/reference.md: {undocumented}"
+
+
+def test_the_guides_broken_yaml_is_step_4_with_its_diff_and_validate_says_what_it_shows(tmp_path, capsys):
+    """docs/guide.md's broken.yaml: its diff is the one from step 4 (line numbers included), and
+    `engine validate broken.yaml` prints, line for line, what the guide shows."""
+    import difflib
+    import re
+
+    from engine.cli import main
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    part = guide[guide.index("Copy step 4 to `broken.yaml`"):]
+    diff = re.search(r"```diff\n(.*?)```", part, flags=re.S).group(1)
+    shown = re.search(r"```text\n\$ engine validate broken.yaml\n(.*?)```", part, flags=re.S).group(1)
+    original = (GUIDE / "step4_scoring.yaml").read_text(encoding="utf-8")
+    removed = [line[1:] for line in diff.splitlines() if line.startswith("-")]
+    added = [line[1:] for line in diff.splitlines() if line.startswith("+")]
+    assert len(removed) == len(added) == 4
+    broken = original
+    for old, new in zip(removed, added):
+        assert broken.count(old + "\n") == 1, old
+        broken = broken.replace(old + "\n", new + "\n")
+    made = "".join(difflib.unified_diff(original.splitlines(keepends=True), broken.splitlines(keepends=True)))
+    assert made.split("\n", 2)[2] == diff  # without its two file lines
+    (tmp_path / "broken.yaml").write_text(broken, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp_path)
+        assert main(["validate", "broken.yaml"]) == 1
+    out = capsys.readouterr()
+    assert out.out + out.err == shown
