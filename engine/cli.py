@@ -30,7 +30,8 @@ from .game.saves import check_save_path, old_format_warnings, replay, resume, st
 from .game.seeds import bots_seed, secret_seed, seed_argument
 from .game.trial import terminal_problems
 from .game.view import render, view
-from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat
+from .players.agents import (SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat,
+                             replay_seat)
 from .players.isolation import Isolation
 from .players.loop import play
 from .players.thinking import BotClock, Thinking
@@ -738,10 +739,7 @@ def _shown_seat(args: argparse.Namespace, game: Game, seats: list[str] | None) -
         if not 1 <= args.seat <= len(game.players):
             raise EngineError(f"--seat {args.seat}: this game has seats 1 to {len(game.players)}")
         return args.seat
-    if game.over:
-        return None
-    humans = [i for i, seat in enumerate(seats or [], 1) if built_in(seat) and parse_seat(seat)[0] == "human"]
-    return humans[0] if humans else 1
+    return replay_seat(game.over, seats)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
