@@ -93,9 +93,9 @@ class Replay:
             decision = shown["decision"]
             chose = None
             if step < self.steps:
-                options = decision.get("options")
-                chose = {"player": decision["player"],
-                         "option": options[self.decisions[step]] if options is not None else None}
+                options, index = decision.get("options"), self.decisions[step]
+                chose = {"player": decision["player"], "option": options[index] if options is not None else None,
+                         "index": index if options is not None else None}
             shown.update({
                 "seat": "referee" if seat is None else seat,
                 "step": step,

@@ -1,4 +1,5 @@
-// The page of engine serve: a start form at /, a seat's table at /play/GAME/TOKEN.
+// The page of engine serve: a start form at /, a seat's table at /play/GAME/TOKEN (a replay's,
+// /replay/ID, is replay.js's).
 // Plain JavaScript, no framework: everything shown comes from the JSON API (docs/web.md), and
 // the seat's view is all it is sent. Text is always set as text, never as HTML.
 "use strict";
@@ -152,7 +153,7 @@ async function startPage() {
       el("h2", {}, "Options"), options,
       el("label", {}, "Seed ", seed),
       el("button", { type: "submit" }, "Start")),
-    notice, links);
+    notice, links, watchForm());
 }
 
 // ------------------------------------------------------------------ a seat's table
@@ -214,9 +215,7 @@ function seatPage(game, token) {
       v.results ? results(v.results) : null,
       mine ? decision(v, mine) : null,
       el("p", { class: "notice" }, notice),
-      counters(v),
-      Object.entries(v.boards).map(([name, art]) => [el("h2", {}, name), el("pre", { class: "board" }, art)]),
-      zones(v, cardNode),
+      table(v, cardNode),
       news(v, read()));
   }
 
@@ -258,6 +257,13 @@ function seatPage(game, token) {
   }
 
   poll();
+}
+
+// What a view shows of the table: counters, boards and zones (a seat's page and a replay's alike).
+function table(v, cardNode) {
+  return [counters(v),
+    Object.entries(v.boards).map(([name, art]) => [el("h2", {}, name), el("pre", { class: "board" }, art)]),
+    zones(v, cardNode)];
 }
 
 function card(c, onChoose) {
@@ -353,5 +359,7 @@ function results(r) {
 }
 
 const seatRoute = location.pathname.match(/^\/play\/([^/]+)\/([^/]+)$/);
+const replayRoute = location.pathname.match(/^\/replay\/([^/]+)$/); // replay.js
 if (seatRoute) seatPage(seatRoute[1], seatRoute[2]);
+else if (replayRoute) replayPage(replayRoute[1]);
 else startPage();
