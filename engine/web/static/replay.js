@@ -135,7 +135,7 @@ function replayPage(id) {
       if (v.over) return "Game over" + (v.end_reason ? ` (${v.end_reason})` : "");
       return "The game stops here, not over (the file goes no further).";
     }
-    if (v.chose.option === null) return `${v.chose.player} decides here (what they chose is hidden from ${v.you}).`;
+    if (v.chose.option === null) return `${v.chose.player} decides here; ${v.you} learns what as the log tells it.`;
     return `${v.chose.player} chose: ${v.chose.option}`;
   }
 
