@@ -135,6 +135,20 @@ def test_the_steps_give_the_decisions_in_order(client, rules):
     assert end["chose"] is None and end["over"]
 
 
+@pytest.mark.parametrize("every, most, kept", [(4, 32, [0, 4, 8, 12, 16, 20, 24, 28]), (1, 3, [0, 10, 20, 30])])
+def test_a_step_rebuilt_from_a_kept_copy_is_the_game_at_that_step(client, rules, replays, monkeypatch,
+                                                                    every, most, kept):
+    monkeypatch.setattr("engine.web.replays.KEPT_EVERY", every)
+    monkeypatch.setattr("engine.web.replays.MOST_KEPT", most)  # a long game's copies are further apart
+    game = played(rules, 30)
+    replay = made(client, {"save": save_data(game, SEATS)})
+    for step in [30, 0, 9, 5, 13, 12, 29, 3, 30]:  # back and on, across kept copies
+        shown = seen(client, replay["id"], step=str(step), seat="referee")
+        again = Game(rules[TOR], 3, seed=3, decisions=game.decisions[:step])
+        assert {k: shown[k] for k in VIEW_KEYS} == json.loads(encode(view(again, None, NAMED, person=True).as_dict()))
+    assert sorted(replays.get(replay["id"])._kept) == kept
+
+
 @pytest.mark.parametrize("decisions", [None, 10])
 def test_who_may_watch_is_who_engine_replay_shows(client, rules, tmp_path, capsys, decisions):
     """Every seat and the referee, of a finished game and of an unfinished one, as `engine replay

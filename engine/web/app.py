@@ -37,7 +37,8 @@ LOCAL_HOSTS = ["127.0.0.1", "localhost"]
 LONGEST_WAIT = 25.0  # seconds a view request may wait for the seat's turn (?wait=1)
 MOST_BODY = 64 * 1024  # bytes a request's JSON may have
 # bytes of a replay's request: a save holds its game's state, some 190 KB for a 6-player game of
-# Railways (written indented: less as the page sends it), and a run file's line is at most 1 MB
+# the largest shipped ruleset (written indented: less as the page sends it), and a run file's
+# line is at most 1 MB
 MOST_REPLAY_BODY = 4 * 1024 * 1024
 
 

@@ -13,8 +13,9 @@ a replay here. What a seat is sent still goes through `view(game, seat, person=T
 the choices of other seats are told as that seat's log tells them, never by the option taken,
 which may be a hidden card or a secret bid.
 
-Position N (after N decisions) is rebuilt from a copy kept every `KEPT_EVERY` decisions and the
-decisions after it, so a replay holds a few copies of its game, not one a decision.
+Position N (after N decisions) is rebuilt from a copy kept every so many decisions (at least
+`KEPT_EVERY`, and so that there are at most `MOST_KEPT`) and the decisions after it, so a replay
+holds a few copies of its game, not one a decision.
 """
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ from ..rules.ruleset import Ruleset
 from .tables import BadRequest, results
 
 MOST_REPLAYS = 50  # replays held at once (the oldest is let go for a new one)
-KEPT_EVERY = 64  # decisions between two kept copies of a replay's game
+KEPT_EVERY = 64  # decisions between two kept copies of a replay's game, at least
+MOST_KEPT = 32  # copies of its game a replay keeps, at most: a long game's are further apart
 
 
 class Replay:
@@ -48,6 +50,7 @@ class Replay:
                       for i, s in enumerate(seats if seats and len(seats) == len(game.players)
                                             else ["?"] * len(game.players), 1)}
         self.shown = shown
+        self.every = max(KEPT_EVERY, -(-len(self.decisions) // MOST_KEPT))
         start = Game(game.rules, len(game.players), game.options, game.seed, rewind=False)
         self._kept = {0: start}  # copies of the game after that many decisions, never changed
         self._at = start.clone()  # the position last shown, stepped on from
@@ -71,10 +74,10 @@ class Replay:
         """The game after `step` decisions (called with the lock held); not to be changed."""
         g = self._at
         if step < len(g.decisions):
-            g = self._at = self._kept[step // KEPT_EVERY * KEPT_EVERY].clone()
+            g = self._at = self._kept[step // self.every * self.every].clone()
         while len(g.decisions) < step:
             g.apply(self.decisions[len(g.decisions)])
-            if len(g.decisions) % KEPT_EVERY == 0 and len(g.decisions) not in self._kept:
+            if len(g.decisions) % self.every == 0 and len(g.decisions) not in self._kept:
                 self._kept[len(g.decisions)] = g.clone()
         return g
 
