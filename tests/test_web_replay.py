@@ -101,18 +101,37 @@ def test_a_save_replays_to_the_view_of_the_game_it_came_from(client, rules):
 def test_a_run_files_game_replays_to_its_record(client, rules, tmp_path):
     out = tmp_path / "runs.jsonl"
     simulate(rules[TOR], 3, 2, 5, rules[TOR].resolve_options({}, 3), seats=["random", "greedy", "scout"], out=out)
-    head, *records = [json.loads(line) for line in out.read_text().splitlines()]
-    for record in records:
-        replay = made(client, {"run": head["run"], "game": record})
+    lines = out.read_text().splitlines()
+    head, *records = [json.loads(line) for line in lines]
+    assert any(r["seed"] >= 2 ** 53 for r in records)  # more than a browser's numbers hold: sent as text
+    for line, record in zip(lines[1:], records):
+        replay = made(client, {"run": lines[0], "game": line})
+        assert made(client, {"run": head, "game": record})["steps"] == replay["steps"]  # or as objects
         assert replay["steps"] == record["decisions"] and replay["seat"] == "referee"
         assert replay["players"] == ["P1 (random)", "P2 (greedy)", "P3 (scout)"]
         final = seen(client, replay["id"])
         assert final["over"] and final["end_reason"] == record["end_reason"]
         assert {p["player"][:2]: p["score"] for p in final["results"]["players"]} == record["scores"]
-    told = refused(client.post("/api/replays", json={"run": head["run"], "game": {**records[0], "scores": {}}}), 400)
+    told = refused(client.post("/api/replays", json={"run": head, "game": {**records[0], "scores": {}}}), 400)
     assert "does not reproduce" in told
-    seats = {**head["run"], "seats": ["my_bot.py:Bot", "random", "random"]}
+    seats = {"run": {**head["run"], "seats": ["my_bot.py:Bot", "random", "random"]}}
     assert "runs no code" in refused(client.post("/api/replays", json={"run": seats, "game": records[0]}), 400)
+    assert "a run file's first line" in refused(client.post("/api/replays", json={"run": head["run"], "game": lines[1]}), 400)
+    assert "the game's line is not JSON" in refused(client.post("/api/replays", json={"run": lines[0], "game": "{"}), 400)
+
+
+def test_a_save_of_a_secret_64_bit_seed_sent_as_its_text(client, rules, tmp_path):
+    """What the page sends: the file's text, which keeps every digit of the seed (a browser's
+    numbers do not: the save would be refused as changed)."""
+    game = Game(rules[TOR], 3, seed=2 ** 64 - 59)
+    while len(game.decisions) < 8:
+        game.apply(0)
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps(save_data(game, SEATS), indent=1))
+    assert made(client, {"save": save.read_text()})["steps"] == 8
+    rounded = json.loads(save.read_text(), parse_int=lambda digits: int(float(digits)))  # as JavaScript reads it
+    assert "changed since it was written" in refused(client.post("/api/replays", json={"save": rounded}), 400)
+    assert "the save is not JSON" in refused(client.post("/api/replays", json={"save": save.read_text()[:-2]}), 400)
 
 
 def test_the_steps_give_the_decisions_in_order(client, rules):

@@ -19,6 +19,7 @@ holds a few copies of its game, not one a decision.
 """
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from pathlib import Path
@@ -110,6 +111,16 @@ class Replay:
             return shown
 
 
+def _parsed(value: Any, what: str) -> Any:
+    """A part of a request given as JSON text, read; any other value as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        raise BadRequest(f"{what} is not JSON, so not a file of this engine") from None
+
+
 def _whole(text: str, name: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 9):
         raise BadRequest(f"{name} must be a whole number from 0")
@@ -139,8 +150,10 @@ class Replays:
         return found
 
     def create(self, request: Any) -> Replay:
-        """A replay from a request's JSON: {"save": SAVE} or {"run": RUN, "game": RECORD}, RUN
-        being the "run" of a run file's header line and RECORD one of its game lines."""
+        """A replay from a request's JSON: {"save": SAVE} or {"run": HEADER, "game": RECORD},
+        HEADER being a run file's first line and RECORD one of its game lines. Each is the file's
+        or line's text (what a browser sends: its numbers cannot hold every 64-bit seed) or the
+        JSON object it holds."""
         if not isinstance(request, dict) or set(request) not in ({"save"}, {"run", "game"}):
             unknown = sorted(set(request) - {"save", "run", "game"}) if isinstance(request, dict) else []
             told = f"unknown field '{unknown[0]}'{suggest(unknown[0], ['save', 'run', 'game'])}; " if unknown else ""
@@ -148,8 +161,11 @@ class Replays:
                              "and one of its games)")
         try:
             if "save" in request:
-                return self.hold(self._from_save(request["save"]))
-            return self.hold(self._from_run(request["run"], request["game"]))
+                return self.hold(self._from_save(_parsed(request["save"], "the save")))
+            head = _parsed(request["run"], "the run's first line")
+            if not isinstance(head, dict) or set(head) != {"run"}:
+                raise BadRequest('run: a run file\'s first line, {"run": {...}}')
+            return self.hold(self._from_run(head["run"], _parsed(request["game"], "the game's line")))
         except BadRequest:
             raise
         except EngineError as exc:
@@ -183,7 +199,7 @@ class Replays:
 
     def _from_run(self, run: Any, record: Any) -> Replay:
         if not isinstance(run, dict):
-            raise BadRequest("run: the \"run\" object of a run file's first line")
+            raise BadRequest('run: a run file\'s first line, {"run": {...}}')
         rules = self._ruleset(run.get("ruleset"), run.get("digest"), "run")
         game = replay_record(rules, run, record, "the run")
         return Replay(game, run["seats"], replay_seat(game.over, run["seats"]))

@@ -27,22 +27,25 @@ function watchForm() {
     if (!file) return;
     const text = await file.text();
     const lines = text.split("\n").filter((line) => line.trim());
+    if (!(lines.length > 1 && lines[0].startsWith('{"run"'))) {
+      watch({ save: text }); // as text: the numbers of JavaScript cannot hold every 64-bit seed
+      return;
+    }
     let first;
     try {
-      first = JSON.parse(lines.length > 1 && lines[0].startsWith('{"run"') ? lines[0] : text);
+      first = JSON.parse(lines[0]);
     } catch (e) {
-      notice.textContent = `${file.name} is not a save or a run file (not JSON).`;
+      first = null;
+    }
+    if (!first || typeof first.run !== "object" || first.run === null) {
+      notice.textContent = `${file.name} is not a run file of engine simulate (its first line is no run header).`;
       return;
     }
-    if (!first || typeof first !== "object" || !first.run) {
-      watch({ save: first });
-      return;
-    }
-    const records = [];
+    const records = []; // each game's record (to list it) and its line (to send it as it is)
     for (const line of lines.slice(1)) {
       try {
         const record = JSON.parse(line);
-        if (record && !record.error) records.push(record);
+        if (record && !record.error) records.push({ record, line });
       } catch (e) {
         // a line cut short by a stopped run: engine report drops it too
       }
@@ -51,11 +54,11 @@ function watchForm() {
       notice.textContent = `${file.name} holds no game that ended.`;
       return;
     }
-    records.sort((a, b) => a.game - b.game);
-    const pick = el("select", { "aria-label": "game" }, records.map((r, i) => el("option", { value: String(i) },
+    records.sort((a, b) => a.record.game - b.record.game);
+    const pick = el("select", { "aria-label": "game" }, records.map(({ record: r }, i) => el("option", { value: String(i) },
       `game ${r.game}: ${r.decisions} decisions, won by ${(r.winners || []).join(" and ")} (${r.end_reason})`)));
     games.replaceChildren(el("label", {}, `${first.run.name || first.run.ruleset}, ${records.length} games: `, pick),
-      " ", el("button", { type: "button", onclick: () => watch({ run: first.run, game: records[Number(pick.value)] }) },
+      " ", el("button", { type: "button", onclick: () => watch({ run: lines[0], game: records[Number(pick.value)].line }) },
         "Watch"),
       el("p", { class: "zone-label" }, "A run file keeps no decisions: the server plays the game again with its bots "
         + "(as long as it took them)."));
