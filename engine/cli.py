@@ -21,16 +21,18 @@ from .analysis.experiments import Variant, compare, ladder, render_compare, rend
 from .analysis.report import build_report, read_jsonl, render_text
 from .analysis.report_html import require_matplotlib, write_html
 from .analysis.run import MAX_DECISIONS, RunSpec
-from .analysis.runfile import header
+from .analysis.runfile import header, read_run, replay_record
 from .analysis.simulate import Interrupted, simulate, stderr_if_tty
 from .core.errors import EffectError, EngineError, RulesetError, SaveError
 from .core.text import number_text
 from .game.game import Game
-from .game.saves import check_save_path, old_format_warnings, replay, resume, state_difference, write_save
+from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, resume, state_difference,
+                         write_save)
 from .game.seeds import bots_seed, secret_seed, seed_argument
 from .game.trial import terminal_problems
 from .game.view import render, view
-from .players.agents import SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat
+from .players.agents import (SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat,
+                             replay_seat)
 from .players.isolation import Isolation
 from .players.loop import play
 from .players.thinking import BotClock, Thinking
@@ -224,7 +226,10 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
                        description="Replay the decisions of a saved game and say whether the result "
                        "is the same. Exits 0 if it reproduces, 1 if not.")
-    r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save'")
+    r.add_argument("file", metavar="FILE", help="a file written by 'engine play --save', or with --game a run file "
+                   "written by 'engine simulate --out'")
+    r.add_argument("--game", type=at_most(MOST_GAMES), metavar="N", help="FILE is a run file: play its game N again "
+                   "with its bots (a run file keeps no decisions) and check that it gives the recorded result")
     r.add_argument("--ruleset", help="use this ruleset (a file, or a shipped one's name) instead of the one "
                    "named in the save")
     r.add_argument("--show", action="store_true", help="print the table: as the referee sees it for a finished "
@@ -234,6 +239,9 @@ def _parser() -> argparse.ArgumentParser:
                           "unfinished game: the save's human seat, else seat 1)")
     shown_as.add_argument("--referee", action="store_true", help="show the table as the referee sees it, every "
                           "hidden card and the order of every pile, even of an unfinished game")
+    r.add_argument("--web", action="store_true", help="watch it in a web browser instead, step by step, as any seat "
+                   "or the referee: start engine serve with this game and print its address (--seat or --referee: "
+                   "the seat the page opens as; needs the web extra; docs/web.md)")
 
     rp = sub.add_parser("report", help="summarise a simulation's results file for balance",
                         description="Read the JSON Lines results of a simulation (engine simulate ... "
@@ -740,16 +748,29 @@ def _shown_seat(args: argparse.Namespace, game: Game, seats: list[str] | None) -
         if not 1 <= args.seat <= len(game.players):
             raise EngineError(f"--seat {args.seat}: this game has seats 1 to {len(game.players)}")
         return args.seat
-    if game.over:
-        return None
-    humans = [i for i, seat in enumerate(seats or [], 1) if built_in(seat) and parse_seat(seat)[0] == "human"]
-    return humans[0] if humans else 1
+    return replay_seat(game.over, seats)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    game, data, warnings = replay(args.file, args.ruleset)
+    if args.web and args.show:
+        raise EngineError("--show prints the table at the terminal; with --web the page shows it")
+    web = _web() if args.web else None  # before the replay, so that a missing extra is said at once
+    if args.game is not None:
+        return _replay_run_game(args, web)
+    try:
+        game, data, warnings = replay(args.file, args.ruleset)
+    except SaveError:
+        if _is_run_file(args.file):
+            raise EngineError(f"{args.file} is a run file of engine simulate: give the game to replay, "
+                              f"e.g. engine replay {args.file} --game 1") from None
+        raise
     for w in old_format_warnings(args.file, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
+    if web is not None:
+        why = None if warnings else not_reproduced(game, data)
+        if why is not None:
+            raise EngineError(f"{args.file}: does NOT reproduce: {why}")
+        return _watch_on_the_web(web, game, data.get("seats"), _shown_seat(args, game, data.get("seats")))
     if args.show or args.seat is not None or args.referee:
         seat = _shown_seat(args, game, data.get("seats"))
         print(render(view(game, seat, person=True), log_lines=0 if seat is None else 8))
@@ -780,6 +801,52 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")
     return 1
+
+
+def _is_run_file(path: str) -> bool:
+    """Does the file at `path` begin as a run file of engine simulate does?"""
+    try:
+        with open(path, "rb") as f:
+            return f.read(8) == b'{"run": '
+    except OSError:
+        return False
+
+
+def _replay_run_game(args: argparse.Namespace, web: ModuleType | None) -> int:
+    """`engine replay RUNFILE --game N`: the game played again by its bots, checked against its
+    record, shown (--show, --seat, --referee) or watched on the web."""
+    run, records, _ = read_run(args.file)
+    if args.game not in records:
+        raise EngineError(f"{args.file} holds no game {args.game}" + (
+            f" (it holds games {min(records)} to {max(records)})" if records else " (it holds no games yet)"))
+    given, extensions = run.get("ruleset"), run.get("extensions") or []
+    if not (isinstance(given, str) and isinstance(extensions, list) and all(isinstance(e, str) for e in extensions)):
+        raise EngineError(f"{args.file}: the run's header names no ruleset; give one with --ruleset")
+    ruleset = load_ruleset(args.ruleset or given, extensions)
+    if run.get("digest") and run["digest"] != ruleset.digest:
+        print(f"warning: the ruleset {args.ruleset or given} has changed since this run; the replay may differ",
+              file=sys.stderr)
+    game = replay_record(ruleset, run, records[args.game], f"{args.file} game {args.game}")
+    seats = run["seats"]
+    if web is not None:
+        return _watch_on_the_web(web, game, seats, _shown_seat(args, game, seats))
+    if args.show or args.seat is not None or args.referee:
+        seat = _shown_seat(args, game, seats)
+        print(render(view(game, seat, person=True), log_lines=0 if seat is None else 8))
+    print(f"{args.file}: game {args.game} reproduces exactly ({len(game.decisions)} decisions).")
+    return 0
+
+
+def _watch_on_the_web(web: ModuleType, game: Game, seats: list[str] | None, shown: int | None) -> int:
+    """`engine replay --web`: a server holding this replay, its page's address printed."""
+    from .web.replays import Replay, Replays
+    from .web.tables import Tables
+    tables = Tables({Path(game.rules.loaded_as).stem or "game": game.rules})
+    replays = Replays(tables.rulesets)
+    made = replays.hold(Replay(game, seats, shown))
+    print(f"{game.rules.name}: {len(made.decisions)} decisions to watch, as "
+          + ("the referee" if shown is None else f"P{shown}") + " (the page lets you pick another seat)", flush=True)
+    return web.serve(tables, None, [("the replay", f"replay/{made.id}")], replays)
 
 
 def _web() -> ModuleType:

@@ -82,9 +82,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     record: dict[str, Any] = {"game": number, "seed": seed, "seats": spec.seats, "options": spec.options}
     order: list[int] = []
     try:
-        game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
-        agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=spec.isolation())
-        play(game, agents, max_decisions=spec.max_decisions, turn_order=order)
+        game, agents = _played(ruleset, spec, seed, spec.isolation(), order)
         final = game.scores()
         winners = game.winners(final)
         parts = game.breakdown(final) if ruleset.breakdown else None
@@ -102,3 +100,22 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
         record["late"] = late  # decisions an isolated seat lost to a random option, over its time limit
     return record
 
+
+
+def _played(ruleset: Ruleset, spec: RunSpec, seed: int, isolation: Isolation | None,
+            order: list[int] | None = None) -> tuple[Game, list[Any]]:
+    """The game of `seed` played by the run's bots, without a log; and its agents."""
+    game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
+    agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=isolation)
+    play(game, agents, max_decisions=spec.max_decisions, turn_order=order)
+    return game, agents
+
+
+def replay_game(ruleset: Ruleset, spec: RunSpec, number: int) -> Game:
+    """Game `number` (from 1) of a run played again as `play_game` played it, its bots drawing
+    from the same seeds, then replayed from its decisions with its log, to be watched: a run
+    file keeps no decisions. Built-in seats only (see runfile.replay_record); EngineError if the
+    rules fail."""
+    seed = game_seed(spec.seed, number - 1)
+    played, _ = _played(ruleset, spec, seed, None)
+    return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, rewind=False)

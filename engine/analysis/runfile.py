@@ -15,7 +15,11 @@ from typing import IO, Any
 
 from ..core.errors import EngineError
 from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
-from .run import RunSpec
+from ..game.game import Game
+from ..game.seeds import SEED_LIMIT
+from ..players.agents import built_in
+from ..rules.ruleset import Ruleset
+from .run import DECISION_CAP, RunSpec, game_seed, replay_game
 
 # A record is some hundred bytes, so a million games take about 600 MB; a longer line, or a larger
 # file, is no run file of engine simulate (`/dev/zero` is both), found before it fills the memory.
@@ -134,3 +138,47 @@ def _rewrite_header(path: Path, head: dict[str, Any], whole: int) -> None:
             new.write(block)
             left -= len(block)
     os.replace(temporary, path)
+
+
+def replay_record(ruleset: Ruleset, run: Any, record: Any, where: str) -> Game:
+    """The game of a run file's `record` (a run's header is `run`), played again by its bots as
+    `engine simulate` played it, with `ruleset`, and checked against the record: its number of
+    decisions, scores and end reason. Both come from whoever wrote the file (`where` names it in
+    messages): every field is checked, and a seat that is not a built-in kind is refused, as a
+    file runs no code. EngineError in one line for what cannot be replayed."""
+    if deeper_than([run, record], MAX_DEPTH):
+        raise EngineError(f"{where}: values nested more than {MAX_DEPTH} deep; not a run file of engine simulate")
+    if not isinstance(run, dict) or not isinstance(record, dict):
+        raise EngineError(f"{where}: a run's header and a game's record are JSON objects")
+    seats, players, seed, cap = run.get("seats"), run.get("players"), run.get("seed"), run.get("max_decisions")
+    number, options = record.get("game"), run.get("options")
+    if not (isinstance(seats, list) and all(isinstance(s, str) for s in seats) and players == len(seats)
+            and type(seed) is int and 0 <= seed < SEED_LIMIT and (cap is None or type(cap) is int and cap > 0)
+            and isinstance(options, dict) and all(type(v) in (str, int, bool) for v in options.values())):
+        raise EngineError(f"{where}: the run's header is damaged (seats, players, seed, options, max_decisions)")
+    if type(number) is not int or number < 1:
+        raise EngineError(f"{where}: the game's record has no game number")
+    for i, seat in enumerate(seats, 1):
+        if not built_in(seat):
+            shown = seat if len(seat) <= 24 else seat[:24] + "..."
+            raise EngineError(f"{where}: seat {i} '{shown}' is not a built-in kind: a run file runs no code, "
+                              "so its games cannot be played again from it")
+    if "error" in record or "late" in record:
+        raise EngineError(f"{where}: game {number} " + ("failed; replay it with the command of its record"
+                          if "error" in record else "had bots over their time limit: it cannot be played again"))
+    try:
+        resolved = ruleset.resolve_options({k: str(v) for k, v in options.items()}, players)
+    except ValueError as exc:
+        raise EngineError(f"{where}: {exc}") from None
+    if players not in ruleset.players:
+        raise EngineError(f"{where}: {ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
+    if record.get("seed") != game_seed(seed, number - 1):
+        raise EngineError(f"{where}: game {number}'s seed is not the one the run's seed gives it")
+    spec = RunSpec(ruleset.loaded_as, players, seats, resolved, seed, cap, list(ruleset.extensions), ruleset.digest)
+    game = replay_game(ruleset, spec, number)
+    if (record.get("decisions"), record.get("scores"), record.get("end_reason")) != (
+            len(game.decisions), {str(p): v for p, v in game.scores().items()},
+            game.end_reason if game.over else DECISION_CAP):
+        raise EngineError(f"{where}: game {number} does not reproduce: played again, it is not the game of its "
+                          "record (another ruleset, or another version of its bots?)")
+    return game

@@ -153,6 +153,12 @@ def read_save(path: str | Path) -> dict[str, Any]:
     except (ValueError, RecursionError):  # a number of thousands of digits, lists nested thousands deep
         raise SaveError(f"{path}: not a save of this engine (it holds a number too long or lists nested "
                         "too deep)") from None
+    return check_save(data, path)
+
+
+def check_save(data: Any, path: str | Path) -> dict[str, Any]:
+    """`data`, read from JSON, if it is a save (`path` names it in messages): its digest, format and
+    fields checked; else SaveError in one line. For saves read from a file or sent to a server."""
     if deeper_than(data, MAX_DEPTH):
         raise SaveError(f"{path}: not a save of this engine (it holds values nested more than {MAX_DEPTH} deep)")
     if isinstance(data, dict) and data.get("format") == FORMAT and data.get(DIGEST) != content_digest(data):
@@ -254,6 +260,22 @@ def _first_difference(mine: Any, theirs: Any, where: str) -> str | None:
     return None if mine == theirs else where
 
 
+def not_reproduced(game: Game, data: dict[str, Any]) -> str | None:
+    """Why `game`, replayed from a save, is not the game the save records (its state, its
+    result), or None: what `engine replay` checks, for those who refuse such a save outright."""
+    if isinstance(data.get("state"), dict):
+        place = state_difference(game, data["state"])
+        if place is not None:
+            return f"the replayed game differs from the saved state (first at {place})"
+    expected = data.get("result")
+    if expected is not None and not game.over:
+        return "the save records a finished game"
+    if expected is not None and (expected.get("digest") != game.digest()
+                                 or expected.get("scores") != {str(p): s for p, s in game.scores().items()}):
+        return "the replayed game differs from the saved result"
+    return None
+
+
 def resume(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dict[str, Any], list[str]]:
     """The saved game, ready to go on: replayed from its seed and decisions, and refused if its
     recorded state is not the one they lead to (unless the ruleset changed since, when the
@@ -271,11 +293,12 @@ def replay(path: str | Path, ruleset_path: str | None = None) -> tuple[Game, dic
     """Re-run a save. Returns the game, the save data and a list of warnings."""
     data = read_save(path)
     ruleset, warnings = _ruleset(path, data, ruleset_path)
-    return _replayed(path, data, ruleset), data, warnings
+    return replayed(path, data, ruleset), data, warnings
 
 
-def _replayed(path: str | Path, data: dict[str, Any], ruleset: Ruleset) -> Game:
-    """The game of a save, from its seed and decisions."""
+def replayed(path: str | Path, data: dict[str, Any], ruleset: Ruleset) -> Game:
+    """The game of a save (checked by `check_save`), from its seed and decisions played with
+    `ruleset`; SaveError in one line if they cannot be."""
     try:
         options = ruleset.resolve_options({k: str(v) for k, v in data["options"].items()}, data["players"])
         game = Game(ruleset, data["players"], options, data["seed"])

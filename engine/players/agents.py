@@ -326,6 +326,16 @@ def built_in(seat: str) -> bool:
     return kind in (*_builtin_kinds(), "human")
 
 
+def replay_seat(over: bool, seats: list[str] | None) -> int | None:
+    """Whose table a replay shows unless told (None: the referee's): the referee's for a game
+    that is `over`, else the first human seat's of `seats` (or seat 1's). An unfinished game's
+    hidden cards are shown only when asked for: the one who replays may be one of its players."""
+    if over:
+        return None
+    humans = [i for i, seat in enumerate(seats or [], 1) if built_in(seat) and parse_seat(seat)[0] == "human"]
+    return humans[0] if humans else 1
+
+
 def _agent_class(kind: str) -> Callable[..., Agent]:
     """A built-in kind, or a class named FILE.py:Class or module:Class (a module is looked for
     in the current folder too)."""

@@ -2,6 +2,8 @@
 
 - tables.py: the games in play, each seat's token, the bots playing between people's turns,
   and what a seat is sent (its view, and nothing that goes around it);
+- replays.py: games watched again, a save or a run file's game stepped through decision by
+  decision as any seat or the referee (`engine replay --web`, POST /api/replays);
 - app.py: the JSON API and the page (static/: plain HTML, JavaScript and CSS, no build step),
   served on 127.0.0.1.
 

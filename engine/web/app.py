@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import EngineError
 from ..core.text import number_text
+from .replays import Replay, Replays
 from .tables import BadRequest, Tables
 
 STATIC = Path(str(files("engine.web").joinpath("static")))
@@ -37,6 +38,10 @@ PAGE_HEADERS = {**PRIVATE, "Content-Security-Policy": "default-src 'self'; frame
 LOCAL_HOSTS = ["127.0.0.1", "localhost"]
 LONGEST_WAIT = 25.0  # seconds a view request may wait for the seat's turn (?wait=1)
 MOST_BODY = 64 * 1024  # bytes a request's JSON may have
+# bytes of a replay's request: a save holds its game's state, some 190 KB for a 6-player game of
+# the largest shipped ruleset (written indented: less as the page sends it), and a run file's
+# line is at most 1 MB
+MOST_REPLAY_BODY = 4 * 1024 * 1024
 
 
 def _plain(value: Any) -> Any:
@@ -64,17 +69,21 @@ def _error(message: str, status: int) -> Response:
     return _answer({"error": message}, status)
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request, most: int = MOST_BODY) -> Any:
     told = request.headers.get("content-length", "")
-    if told.isdigit() and int(told) > MOST_BODY:  # refused before it is read
-        raise BadRequest(f"the request is larger than {MOST_BODY // 1024} KB", 413)
-    raw = await request.body()
-    if len(raw) > MOST_BODY:
-        raise BadRequest(f"the request is larger than {MOST_BODY // 1024} KB", 413)
+    if told.isdigit() and int(told) > most:  # refused before it is read
+        raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
+    raw = bytearray()
+    async for chunk in request.stream():  # a request that does not tell its length is cut off too
+        raw += chunk
+        if len(raw) > most:
+            raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
     try:
-        return json.loads(raw)
+        return json.loads(bytes(raw))
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"the request is not JSON: {exc}") from None
+    except RecursionError:
+        raise BadRequest("the request is not JSON this server reads: it is nested too deep") from None
 
 
 async def _until_closed(socket: WebSocket, scope: anyio.CancelScope) -> None:
@@ -84,8 +93,10 @@ async def _until_closed(socket: WebSocket, scope: anyio.CancelScope) -> None:
     scope.cancel()
 
 
-def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
-    """The app serving `tables`, answering requests for `hosts` only (default: this machine)."""
+def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays | None = None) -> Starlette:
+    """The app serving `tables`, and `replays` (default: none yet, of the rulesets of `tables`),
+    answering requests for `hosts` only (default: this machine)."""
+    replays = replays if replays is not None else Replays(tables.rulesets)
 
     async def rulesets(request: Request) -> Response:
         return _answer({"rulesets": tables.listing()})
@@ -156,12 +167,25 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
         finally:
             hosted.unlisten(event)
 
+    async def new_replay(request: Request) -> Response:
+        body = await _body(request, MOST_REPLAY_BODY)
+        made = await anyio.to_thread.run_sync(replays.create, body)  # a run's game is played again by its bots
+        return _answer(_replay_answer(made), 201)
+
+    async def replay_view(request: Request) -> Response:
+        made = replays.get(request.path_params["replay"])
+        unknown = sorted(set(request.query_params) - {"step", "seat"})
+        if unknown:
+            raise BadRequest(f"unknown parameter '{unknown[0][:40]}': give step and seat")
+        query = request.query_params
+        return _answer(await anyio.to_thread.run_sync(made.view, query.get("step"), query.get("seat")))
+
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in {"app.js", "board.js", "app.css", "icon.svg"}:
+        if name not in {"app.js", "board.js", "replay.js", "app.css", "icon.svg"}:
             raise BadRequest("no such file", 404)
         return FileResponse(STATIC / name, headers=PAGE_HEADERS)
 
@@ -179,6 +203,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
     routes = [
         Route("/", page),
         Route("/play/{game}/{token}", page),
+        Route("/replay/{replay}", page),
         Route("/static/{name}", static),
         Route("/api/rulesets", rulesets),
         Route("/api/games", new_game, methods=["POST"]),
@@ -188,14 +213,24 @@ def create_app(tables: Tables, hosts: list[str] | None = None) -> Starlette:
         Route("/api/games/{game}/{token}/save", save, methods=["POST"]),
         Route("/api/games/{game}/{token}/record", record),
         WebSocketRoute("/api/games/{game}/{token}/updates", updates),
+        Route("/api/replays", new_replay, methods=["POST"]),
+        Route("/api/replays/{replay}/view", replay_view),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
                      exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})
 
 
-def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = ()) -> int:
-    """Serve `tables` on 127.0.0.1 at `port` (None: a free one) until Ctrl-C; print the URL,
-    and that of each of `seats` (a seat's name and its path)."""
+def _replay_answer(made: Replay) -> dict[str, Any]:
+    """What a new replay's request is answered: its id and page, its steps and seats, and the
+    seat its page opens as (engine replay's default: "referee" for a finished game)."""
+    return {"id": made.id, "url": f"/replay/{made.id}", "steps": made.steps, "players": list(made.names.values()),
+            "seat": "referee" if made.shown is None else made.shown}
+
+
+def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = (),
+          replays: Replays | None = None) -> int:
+    """Serve `tables` (and `replays`) on 127.0.0.1 at `port` (None: a free one) until Ctrl-C;
+    print the URL, and that of each of `seats` (a name and its path)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -207,6 +242,6 @@ def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = ()) -
     print(f"engine serve: open {url} in a browser (Ctrl-C stops the server)", flush=True)
     for seat, path in seats:
         print(f"  {seat}: {url}{path}", flush=True)
-    config = uvicorn.Config(create_app(tables), log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(tables, replays=replays), log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -216,12 +216,12 @@ class Hosted:
                 "thinking": self.names[self.thinking] if self.thinking is not None else None,
                 "can_save": self.save_to is not None,
                 "error": self.error,
-                "results": _results(g, self.names) if g.over else None,
+                "results": results(g, self.names) if g.over else None,
             })
             return shown
 
 
-def _results(game: Game, names: dict[int, str]) -> dict[str, Any]:
+def results(game: Game, names: dict[int, str]) -> dict[str, Any]:
     """A finished game's scores, each player's parts, and the winners (not its seed)."""
     scores = game.scores()
     parts = game.breakdown(scores)

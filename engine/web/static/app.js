@@ -1,4 +1,5 @@
-// The page of engine serve: a start form at /, a seat's table at /play/GAME/TOKEN.
+// The page of engine serve: a start form at /, a seat's table at /play/GAME/TOKEN (a replay's,
+// /replay/ID, is replay.js's).
 // Plain JavaScript, no framework: everything shown comes from the JSON API (docs/web.md), and
 // the seat's view is all it is sent. Text is always set as text, never as HTML.
 "use strict";
@@ -155,7 +156,7 @@ async function startPage() {
       el("h2", {}, "Options"), options,
       el("label", {}, "Seed ", seed),
       el("button", { type: "submit" }, "Start")),
-    notice, links);
+    notice, links, watchForm());
 }
 
 // ------------------------------------------------------------------ a seat's table
@@ -318,6 +319,11 @@ function seatPage(game, token) {
   listen();
 }
 
+// The table of a view as a replay shows it: boards (nothing to click), counters, zones, the seat's own.
+function table(v, cardNode) {
+  return [boardSections(v, null, null), counters(v), zones(v, cardNode), yours(v, cardNode)];
+}
+
 function card(c, onChoose) {
   const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden"].includes(k));
   const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
@@ -439,5 +445,7 @@ function results(r) {
 }
 
 const seatRoute = location.pathname.match(/^\/play\/([^/]+)\/([^/]+)$/);
+const replayRoute = location.pathname.match(/^\/replay\/([^/]+)$/); // replay.js
 if (seatRoute) seatPage(seatRoute[1], seatRoute[2]);
+else if (replayRoute) replayPage(replayRoute[1]);
 else startPage();
