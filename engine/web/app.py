@@ -235,6 +235,7 @@ def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = (),
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", port or 0))
+        sock.listen(128)  # before the address is printed: a browser (or a test) may come at once
     except OSError as exc:
         sock.close()
         raise EngineError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
