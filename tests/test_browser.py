@@ -240,3 +240,30 @@ def test_undo_in_the_browser(browser, server, page):
     page.click("button.undo")
     page.wait_for_selector(".notice.said:has-text('your last decision')", timeout=WAIT_MS)
     assert page.text_content(".notice") in ("Took back your last decision.",) or "Undo refused" in page.text_content(".notice")
+
+
+def test_a_designer_watches_a_simulated_game_move_by_move(browser, server, page, tmp_path):
+    import httpx
+
+    from engine.analysis.simulate import simulate
+    url, tables = server
+    rules = tables.rulesets["railways"]
+    out = tmp_path / "run.jsonl"
+    simulate(rules, 3, 1, 4, rules.resolve_options({}, 3), seats=["random", "random", "random"], out=out)
+    run, game = out.read_text(encoding="utf-8").splitlines()[:2]
+    made = httpx.post(f"{url}/api/replays", json={"run": run, "game": game}, timeout=WAIT_MS / 1000)
+    assert made.status_code == 201, made.text
+    steps = made.json()["steps"]
+    page.goto(url + made.json()["url"])
+    page.wait_for_selector(f"text=Step {steps} of {steps}", timeout=WAIT_MS)
+    assert page.locator(".results").count()  # the last step of a finished game: its scores
+    page.locator("input[aria-label=step]").fill("40")
+    page.wait_for_selector(f"text=Step 40 of {steps}", timeout=WAIT_MS)
+    chose = page.text_content(".status")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"text=Step 41 of {steps}", timeout=WAIT_MS)
+    assert page.text_content(".status") != chose or "chose" in chose
+    page.select_option("select[aria-label='watch as']", "2")  # as a seat: its hidden cards face down
+    page.wait_for_selector(".card.hidden", timeout=WAIT_MS)
+    assert page.locator("svg.board-picture .track").count()  # the track laid by then, in the owners' colours
+    keep_screenshot(page, "replay")
