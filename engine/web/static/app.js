@@ -324,16 +324,21 @@ function table(v, cardNode) {
   return [boardSections(v, null, null), counters(v), zones(v, cardNode), yours(v, cardNode)];
 }
 
+// A card as a box: its label, and the properties its label does not already say (its kind, a
+// word of the label such as a company); hover shows them all.
 function card(c, onChoose) {
   const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden"].includes(k));
   const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
   const name = c.hidden ? "face down" : c.label;
+  const said = (k, value) => k === "kind" || (typeof value === "string" && value && name.includes(value));
+  const shown = props.filter(([k, value]) => !said(k, value))
+    .map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
   const node = el("div", {
     class: "card" + (c.hidden ? " hidden" : "") + (onChoose ? " option" : ""),
     title: [name, ...lines].join("\n"),
     tabindex: onChoose ? "0" : null,
     role: onChoose ? "button" : null,
-  }, el("span", { class: "name" }, name), lines.map((t) => el("span", { class: "prop" }, t)));
+  }, el("span", { class: "name" }, name), shown.map((t) => el("span", { class: "prop" }, t)));
   if (onChoose) {
     node.addEventListener("click", onChoose);
     node.addEventListener("keydown", (e) => {
