@@ -319,12 +319,12 @@ function seatPage(game, token) {
 }
 
 function card(c, onChoose) {
-  const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden"].includes(k));
+  const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden", "text"].includes(k));
   const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
   const name = c.hidden ? "face down" : c.label;
   const node = el("div", {
     class: "card" + (c.hidden ? " hidden" : "") + (onChoose ? " option" : ""),
-    title: [name, ...lines].join("\n"),
+    title: [name, ...(c.text ? [c.text] : []), ...lines].join("\n"), // what it does, on hover
     tabindex: onChoose ? "0" : null,
     role: onChoose ? "button" : null,
   }, el("span", { class: "name" }, name), lines.map((t) => el("span", { class: "prop" }, t)));
