@@ -103,8 +103,9 @@ def test_info_tells_what_an_event_card_says():
     future = next(z for z in event if z["label"] == "Future Event")["cards"][0]
     _, out = ask(game, f"i {future['label'].upper()}\n1\n")
     told = out.split("(? for help): ")[1].splitlines()
-    assert told[0] == future["label"] and any(line.startswith("  text: ") for line in told)
-    assert " ".join(future["text"].split()) in " ".join(out.split())
+    words = future["text"].split()
+    assert told[0] == future["label"] and told[1].split() == words[:len(told[1].split())]  # the text first
+    assert " ".join(words) in " ".join(out.split()) and not any(line.startswith("  text: ") for line in told)
 
 
 def test_info_tells_a_list_in_words():
@@ -122,9 +123,9 @@ def test_info_of_an_option_by_its_number():
     first = pv.option_cards()[option_order(pv)[0]]
     _, out = ask(game, "i 1\n1\n")
     told = out.split("(? for help): ")[1].splitlines()
-    assert told[0] == first["label"]
+    assert told[0] == first["label"] and told[1].split() == first["text"].split()[:len(told[1].split())]
     assert all(any(line.startswith(f"  {k.replace('_', ' ')}: ") for line in told) for k in first
-               if k not in ("id", "label"))
+               if k not in ("id", "label", "text"))
 
 
 def test_info_never_tells_a_card_the_person_cannot_see():

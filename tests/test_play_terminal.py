@@ -169,7 +169,9 @@ def test_info_shows_what_a_card_says(railways):
     event = next(re.search(r"Future Event:\s+(.+)", r).group(1) for r in table if "Future Event:" in r)
     rows = railways.type(f"i {event.lower()}")
     text = "\n".join(rows)
-    assert event in text and "text:" in text, text
+    told = rows[rows.index(event):]  # its label, then the words printed on it, then its figures
+    assert len(told) > 3 and told[1].startswith("  ") and ":" not in told[1][:24], text
+    assert told[-3].startswith("  kind:") and told[-2].startswith("  future:"), text
 
 
 def test_the_table_and_the_log_are_paged(railways):

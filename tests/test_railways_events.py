@@ -103,7 +103,7 @@ def test_deck_has_the_33_cards_and_future_marks():
     cards = event_cards(game)
     assert sorted(c.label for c in cards) == EVENT_NAMES
     assert {c.label for c in cards if c.props["future"]} == FUTURE
-    assert all(c.props["text"] for c in cards)
+    assert all(c.text for c in cards)
 
 
 def test_first_draw_goes_to_future_and_turn_2_makes_it_current():

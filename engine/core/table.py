@@ -50,13 +50,14 @@ class Card:
     `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
     entry it comes from (abilities name entries); `start` the zone it starts every game in;
     `look` what tells it from another card while it is face down: its kind and its back; `face`
-    what tells it from another face up: what is printed on it, the same for copies (`count:`)."""
+    what tells it from another face up: what is printed on it, the same for copies (`count:`);
+    `text` the words printed on it, for people (filled in at load; rules never read it)."""
 
     __slots__ = ("id", "index", "kind", "name", "props", "_props", "label", "back", "entry", "start", "_texts",
-                 "look", "face")
+                 "text", "look", "face")
 
     def __init__(self, index: int, kind: str, name: str, props: dict[str, Any], label: str,
-                 back: dict[str, Any], entry: int, start: str):
+                 back: dict[str, Any], entry: int, start: str, text: str = ""):
         self.id = index + 1
         self.index = index
         self.kind = kind
@@ -67,6 +68,7 @@ class Card:
         self.back = MappingProxyType(back)
         self.entry = entry
         self.start = start
+        self.text = text
         self._texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
         self.look = (kind, repr(sorted(back.items())))
         self.face = (self.look, label, repr(sorted(props.items())))

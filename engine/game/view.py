@@ -37,7 +37,11 @@ def sees(table: Table | None, card: Card, viewer: int | None, person: bool = Fal
 
 
 def card_view(table: Table, card: Card, viewer: int | None, person: bool = False) -> dict[str, Any]:
+    """A card as `viewer` reads it: its face (id, label, properties, and its `text` when it has
+    one), or, when they may not see it, only its back: a hidden card's text would tell it."""
     if sees(table, card, viewer, person):
+        if card.text:
+            return {"id": card.id, "label": card.label, **card.props, "text": card.text}
         return {"id": card.id, "label": card.label, **card.props}
     return {"hidden": True, **card.back}
 

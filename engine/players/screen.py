@@ -176,11 +176,13 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
 
 
 def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
-    """A card as `card_view` shows it to the viewer: its label, then every property it shows
-    (a face-down card: only those printed on its back)."""
+    """A card as `card_view` shows it to the viewer: its label, the words printed on it (what it
+    does, wrapped), then every property it shows (a face-down card: only those on its back)."""
     title = card["label"] if face_shown(card) else "a face-down card"
-    props = {k: v for k, v in card.items() if k not in ("id", "label", "hidden")}
+    props = {k: v for k, v in card.items() if k not in ("id", "label", "hidden", "text")}
     lines = [Line(title, "bold")]
+    if card.get("text"):
+        lines += [Line(t) for t in wrap(f"  {card['text']}", width, 2)]
     for name, value in props.items():
         lines += entry(name.replace("_", " "), counter_text(value), width)
     return lines + ([] if props else [Line("  (nothing more is printed on it)")])

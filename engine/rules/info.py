@@ -30,7 +30,8 @@ def facts(rs: Ruleset) -> dict[str, Any]:
         "players": list(rs.players),
         "options": [_option(spec, rs.players) for spec in rs.options.values()],
         "cards": {"total": len(rs.cards),
-                  "kinds": [{"kind": kind, "count": counts[kind], "description": description}
+                  "kinds": [{"kind": kind, "count": counts[kind], "description": description,
+                             "text": rs.kind_texts.get(kind, "")}
                             for kind, description in rs.card_kinds.items()]},
         "zones": [{"name": z.name, "per": list(z.per) if isinstance(z.per, tuple) else z.per,
                    "visibility": z.visibility, "description": z.description} for z in rs.zones.values()],
@@ -149,6 +150,7 @@ def _cards(cards: dict[str, Any]) -> list[str]:
     for row, kind in zip(rows, cards["kinds"]):
         lines += _wrapped(kind["description"], " " * (len(row) + 2), first=row + "  ") \
             if kind["description"] else [row]
+        lines += _wrapped(f'card text: "{kind["text"]}"', " " * (len(row) + 2)) if kind["text"] else []
     return lines
 
 

@@ -133,6 +133,7 @@ class Ruleset:
     description: str = ""  # what the game is about, for `engine info`
     source: str = ""  # where its rules and figures come from
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
+    kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
     _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
     _loaded: bool = field(default=False, repr=False)
@@ -384,7 +385,8 @@ class _Builder:
         rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=sorted(game.get("players", [])),
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
-                     card_kinds={name: k.get("description", "") for name, k in kinds.items()})
+                     card_kinds={name: k.get("description", "") for name, k in kinds.items()},
+                     kind_texts={name: k["text"] for name, k in kinds.items() if isinstance(k.get("text"), str)})
         self.names = names
         for name, b in d.get("boards", {}).items():
             if "display" in b:
@@ -625,9 +627,11 @@ class _Builder:
                 self.error(path + ("kind",), f"unknown card kind '{kind_name}'{suggest(kind_name, kinds)}")
                 continue
             kind = kinds[kind_name]
-            props = self._properties(path, entry, kind.get("properties", {}),
-                                     ("kind", "name", "count", "zone", "triggers", "modifiers"),
-                                     f"card kind '{kind_name}'")
+            declared = kind.get("properties", {})
+            own_text = "text" not in declared  # an old file's property `text` stays a property
+            props = self._properties(path, entry, declared,
+                                     ("kind", "name", "count", "zone", "triggers", "modifiers")
+                                     + (("text",) if own_text else ()), f"card kind '{kind_name}'")
             zone = entry.get("zone", kind.get("zone"))
             if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
@@ -637,6 +641,13 @@ class _Builder:
             name = entry.get("name", "")
             label = self._label(path, ("card_kinds", kind_name, "label"), kind.get("label", ""),
                                 list(kind.get("properties", {})), name, kind_name, props)
+            if own_text and isinstance(entry.get("text"), str):
+                text = self._card_text(path + ("text",), entry["text"], list(declared), name, kind_name, label, props)
+            elif isinstance(kind.get("text"), str):
+                text = self._card_text(("card_kinds", kind_name, "text"), kind["text"], list(declared), name,
+                                       kind_name, label, props)
+            else:
+                text = str(props.get("text", ""))
             back = {p: props[p] for p in kind.get("back", []) if p in props}
             count = entry.get("count", 1)
             total += count
@@ -645,7 +656,7 @@ class _Builder:
                 break
             props = {"kind": kind_name, **{k: freeze(v) for k, v in props.items()}}
             first = len(result)
-            result.extend(Card(first + n, kind_name, name, props, label, back, i, zone) for n in range(count))
+            result.extend(Card(first + n, kind_name, name, props, label, back, i, zone, text) for n in range(count))
         return result
 
     def _properties(self, path: tuple, entry: dict, declared: dict, reserved: tuple, owner: str) -> dict:
@@ -686,6 +697,24 @@ class _Builder:
         except (KeyError, TypeError, ValueError) as exc:  # a value missing, or a format not for it
             self.error(path, f"the label '{template}' of '{kind}' cannot be filled: {exc}")
             return name or kind
+
+    def _card_text(self, template_path: tuple, template: str, fields: list[str], name: str, kind: str,
+                   label: str, props: dict) -> str:
+        """A card's text from the template at `template_path` (its own `text:` or its kind's),
+        filled once, at load: lists read "a, b", so a rollout never pays for it. A mistake is
+        reported at the template, once."""
+        problem = template_problem(template, ["name", "kind", "label"] + fields)
+        if problem is None:
+            shown = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in props.items()}
+            try:
+                return string.Formatter().vformat(template, (), {"name": name, "kind": kind, "label": label,
+                                                                 **shown}).strip()
+            except (KeyError, TypeError, ValueError) as exc:  # a format not for its value
+                problem = str(exc)
+        if template_path not in self._bad_templates:
+            self._bad_templates.add(template_path)
+            self.error(template_path, f"the text '{template}' of '{kind}' cannot be filled: {problem}")
+        return ""
 
     def _trigger(self, rs: Ruleset, path: tuple, t: dict, holders: frozenset[int] | None, what: str,
                  zones: dict) -> None:

@@ -327,7 +327,7 @@ function table(v, cardNode) {
 // A card as a box: its label, and the properties its label does not already say (its kind, a
 // word of the label such as a company); hover shows them all.
 function card(c, onChoose) {
-  const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden"].includes(k));
+  const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden", "text"].includes(k));
   const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
   const name = c.hidden ? "face down" : c.label;
   const said = (k, value) => k === "kind" || (typeof value === "string" && value && name.includes(value));
@@ -335,7 +335,7 @@ function card(c, onChoose) {
     .map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
   const node = el("div", {
     class: "card" + (c.hidden ? " hidden" : "") + (onChoose ? " option" : ""),
-    title: [name, ...lines].join("\n"),
+    title: [name, ...(c.text ? [c.text] : []), ...lines].join("\n"), // what it does, on hover
     tabindex: onChoose ? "0" : null,
     role: onChoose ? "button" : null,
   }, el("span", { class: "name" }, name), shown.map((t) => el("span", { class: "prop" }, t)));
