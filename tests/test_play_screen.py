@@ -62,7 +62,7 @@ def test_every_screen_of_a_whole_game_fits_and_tells_all_news(name):
             assert " ".join(item.split()) in told, f"'{item}' is not told"
         for line in own_lines(pv, 80):
             assert line in earlier + screen
-        shown = route_labels(pv, pv.option_routes(), option_order(pv), labels)
+        shown = route_labels(pv.boards(), pv.option_routes(), option_order(pv), labels)
         assert screen[-1].text.strip() == option_lines(shown, 80, pv.amounts())[-1].text.strip()
         if len(earlier) + len(screen) < 23:
             assert not earlier and screen[0].text.startswith("== ")

@@ -119,10 +119,9 @@ def option_order(pv: PlayerView) -> list[int]:
     return list(range(pv.option_count))
 
 
-def option_boards(pv: PlayerView, routes: list[list[dict[str, Any]]]) -> dict[str, list[int]]:
-    """The drawn boards that the options' places lie on, each with the lines of its art they
-    are drawn on: a decision among places shows their board."""
-    drawn = pv.boards()
+def option_boards(drawn: dict[str, str], routes: list[list[dict[str, Any]]]) -> dict[str, list[int]]:
+    """The boards drawn (`drawn`, PlayerView.boards()) that the options' places lie on, each
+    with the lines of its art they are drawn on: a decision among places shows their board."""
     found: dict[str, list[int]] = {}
     for route in routes:
         for place in route:
@@ -149,12 +148,13 @@ def board_part(name: str, art: str, lines: list[int], width: int | None, room: i
     return []
 
 
-def route_labels(pv: PlayerView, routes: list[list[dict[str, Any]]], order: list[int],
+def route_labels(boards: dict[str, str], routes: list[list[dict[str, Any]]], order: list[int],
                  labels: list[str]) -> list[str]:
-    """The options' labels, a route (an option that is a list of places) named as its board
-    shows it: the ids of its places joined by ">" ("1>2>BA"), and so every place option of
-    that decision. Only where some option is a route and the board drawn shows every id."""
-    drawn = {name: art.split("\n") for name, art in pv.boards().items()}
+    """The options' labels (in `order`), a route (an option that is a list of places) named as
+    its board (in `boards`, PlayerView.boards()) shows it: the ids of its places joined by ">"
+    ("1>2>BA"), and so every place option of that decision. Only where some option is a route
+    and the board drawn shows every id."""
+    drawn = {name: art.split("\n") for name, art in boards.items()}
     places = [p for route in routes for p in route]
     if not any(len(route) > 1 for route in routes) or not all(
             p["board"] in drawn and p["id"] in drawn[p["board"]][p["line"]] for p in places):
@@ -188,9 +188,10 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     and so, when the options leave no room, is all of it, and then the top of the screen
     itself. With no `height` (not a terminal), all of it on the screen."""
     decision = pv.decision
+    art = pv.boards()
     routes = pv.option_routes()
-    on = option_boards(pv, routes)
-    labels = route_labels(pv, routes, option_order(pv), labels)
+    on = option_boards(art, routes)
+    labels = route_labels(art, routes, option_order(pv), labels)
     title = f"== {pv.game_name} ==  you are {pv.you}"
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
@@ -199,7 +200,6 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     items = log_items(news, width)
     news_head = news_heading(news, width)
     blocks = table_blocks(pv, width, skip=frozenset(on))
-    art = pv.boards()
     if height is None:
         table = [line for name, lines in on.items() for line in board_part(name, art[name], lines, width, None)]
         table += [line for block in blocks for line in block]
