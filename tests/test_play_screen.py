@@ -15,7 +15,7 @@ from engine.game.game import Game
 from engine.game.saves import SaveRequest
 from engine.game.view import view
 from engine.players.agents import HELP, HumanAgent, make_agents
-from engine.players.screen import decision_screen, option_lines, option_order, own_lines
+from engine.players.screen import decision_screen, option_lines, option_order, own_lines, route_labels
 from engine.players.undo import TakeBack
 from engine.rules.ruleset import load_ruleset
 
@@ -62,7 +62,8 @@ def test_every_screen_of_a_whole_game_fits_and_tells_all_news(name):
             assert " ".join(item.split()) in told, f"'{item}' is not told"
         for line in own_lines(pv, 80):
             assert line in earlier + screen
-        assert screen[-1].text.strip() == option_lines(labels, 80, pv.amounts())[-1].text.strip()
+        shown = route_labels(pv.boards(), pv.option_routes(), option_order(pv), labels)
+        assert screen[-1].text.strip() == option_lines(shown, 80, pv.amounts())[-1].text.strip()
         if len(earlier) + len(screen) < 23:
             assert not earlier and screen[0].text.startswith("== ")
         read = len(log)
@@ -254,3 +255,51 @@ def test_a_long_line_is_cut_at_spaces_not_inside_a_hyphenated_name():
     lines = wrap("railroads " + ", ".join(["MA-VI(1)", "PIT-CLE(12)", "NYC-PHI(3)"] * 4), 40)
     assert all(len(line) <= 40 for line in lines)
     assert not any(line.rstrip().endswith("-") for line in lines)
+
+
+def railways_build():
+    """A Railways game at P1's first action, with $20,000, building track from Ashby: a
+    decision whose options are routes (lists of hexes of the map) and single hexes."""
+    from conftest import pick
+    from test_railways import act, everybody_passes_auction, new_game as railways_game
+    game = railways_game(2, money={1: 20000})
+    everybody_passes_auction(game)
+    act(game, 1, "build track")
+    pick(game, "Ashby")
+    return game
+
+
+def test_a_decision_among_places_shows_their_board_above_the_options_at_80_columns():
+    game = railways_build()
+    pv = view(game, 1, NAMES)
+    labels = [pv.decision["options"][i] for i in option_order(pv)]
+    earlier, screen = decision_screen(pv, [], labels, 80, 24)
+    text = [line.text for line in screen]
+    assert earlier == [] and len(screen) + 1 <= 24 and all(len(t) <= 80 for t in text)
+    # The map is drawn whole (it fits), above the options; the map's rows are on the screen.
+    top = text.index("  [map]")
+    assert text[top + 1].split()[:2] == ["ASp0", ".1"]
+    assert any(t.startswith("  legend: ") for t in text)
+    # Routes are named by the ids the map shows, and so are single hexes: 1>2>BA, 6>KI, 1.
+    # (12 options in 3 columns: with the rules' labels, one a line, the map would not fit.)
+    options = text[next(i for i, t in enumerate(text) if t.startswith("-- Track from Ashby")):]
+    assert top < len(text) - len(options)
+    cells = " ".join(options)
+    for name in ("1. 1>2>BA", "2. 6>KI", "11. 1", "12. 6"):
+        assert name in cells
+    # What the options stand for is unchanged: the referee still reads them as the rules label them.
+    assert pv.decision["options"][0] == "hex 1 (plains), hex 2 (plains), Bayfield"
+
+
+def test_a_board_that_does_not_fit_shows_the_part_its_options_lie_on():
+    from engine.players.screen import board_part
+    game = railways_build()
+    pv = view(game, 1, NAMES)
+    art = pv.boards()["map"]
+    # The routes from Ashby lie on rows 0 to 3 of the map: rows 0-4 with one either side (row
+    # 0 is the first), or rows 0-3 alone, as the room allows; nothing when even that is too much.
+    assert [line.text.split()[0] for line in board_part("map", art, [0, 3], 80, 7)[1:]] == \
+        ["ASp0", ".6", "KIr0", ".17", ".23"]
+    assert len(board_part("map", art, [0, 3], 80, 5)) == 5
+    assert board_part("map", art, [0, 3], 80, 4) == []
+    assert board_part("map", art, [0, 3], 80, None)[-1].text.startswith("    | track")

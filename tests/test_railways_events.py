@@ -18,7 +18,7 @@ from engine.game.view import view
 from engine.rules.ruleset import load_ruleset
 
 from conftest import ROOT, cards, labels, options, pick, put, zone
-from test_railways import (RS, act, asked, bonds, counter, cubes, everybody_passes_auction, money,
+from test_railways import (RS, act, asked, bid, bonds, counter, cubes, everybody_passes_auction, money,
                            network, new_game, opts, pass_actions_until, place, points,
                            set_counter)
 
@@ -270,8 +270,8 @@ def test_bond_surplus_and_its_end():
     assert fn(game, "bond_yield", P(1)) == 6000
     everybody_passes_auction(game)
     asked(game, 1, "Turn 1")
-    assert "issue a bond" in options(game)               # worth issuing on its own
-    pick(game, "issue a bond")
+    assert "issue a bond (+$6000, $1000 interest a turn)" in options(game)   # worth issuing on its own
+    pick(game, "issue a bond (+$6000, $1000 interest a turn)")
     assert money(game, 1) == 6000 and bonds(game, 1) == 1
     leave(game, "Bond Surplus")
     assert fn(game, "bond_yield", P(1)) == 5000
@@ -344,10 +344,11 @@ def test_engine_auction():
     game = ev_game(2, current="Engine Auction", money={1: 20000, 2: 20000})
     everybody_passes_auction(game)                        # order [P1, P2]
     asked(game, 1, "Engine Auction")
-    assert options(game) == ["pass", "1000", "2000"]
-    pick(game, "1000")
+    # A bid plus the engine ($4,000) must be payable; bonds count up to max_bid ($20,000).
+    assert options(game) == ["pass", "1000", "jump bid ($2000 to $20000)"]
+    bid(game, 1000)
     asked(game, 2, "Engine Auction")
-    pick(game, "3000")
+    bid(game, 3000)
     pick(game, "pass")                                    # P1 drops out: P2 wins
     # P2 pays the bid and the level-2 engine ($4,000); it is not an action.
     assert money(game, 2) == 20000 - 3000 - 4000
@@ -433,7 +434,7 @@ def test_fuel_shortage_stops_a_two_link_delivery():
 def test_illegal_activity():
     game = ev_game(3, current="Illegal Activity", money={1: 5000, 2: 5000, 3: 5000}, first=1)
     pick(game, "pass")                                    # P1 +1000
-    pick(game, "2000")                                    # P2 bids
+    bid(game, 2000)                                    # P2 bids
     pick(game, "pass")                                    # P3 +1000: P2 wins
     assert [money(game, s) for s in (1, 2, 3)] == [6000, 3000, 6000]
 
@@ -546,7 +547,7 @@ def test_minor_land_dispute():
     asked(game, 2, "Minor Land Dispute")
     pick(game, "hex 17 (plains)")
     asked(game, 1, "Auction")
-    pick(game, "1000")                                    # P1 bids and wins: not asked
+    bid(game, 1000)                                    # P1 bids and wins: not asked
     asked(game, 1, "Turn 1")
     assert counter(game, "blocked", place(game, "17")) == 2
 
@@ -593,20 +594,20 @@ def test_resource_shortage_and_its_end():
     game = ev_game(2, current="Resource Shortage", money={1: 20000})
     everybody_passes_auction(game)
     asked(game, 1, "Turn 1")
-    assert "upgrade engine" not in options(game)
+    assert not any(o.startswith("upgrade engine") for o in options(game))
     finish_turn(game)
     assert "Resource Shortage" in slot(game, "event_discard")
     everybody_passes_auction(game)
     pass_actions_until(game, 1)
     asked(game, 1, "Turn 2")
-    assert "upgrade engine" in options(game)
+    assert "upgrade engine ($4000)" in options(game)
 
 
 def test_risky_business_variant_only_winner_pays():
     game = ev_game(2, current="Risky Business", options_=opts(2, first_to_pass=True),
                    money={1: 10000, 2: 10000}, first=1)
-    pick(game, "2000")
-    pick(game, "3000")
+    bid(game, 2000)
+    bid(game, 3000)
     pick(game, "pass")                                    # P1 would pay $1,000: not with the card
     assert money(game, 1) == 10000 and money(game, 2) == 7000
     leave(game, "Risky Business")
@@ -632,7 +633,7 @@ def test_urbanization_incentive_and_its_end():
     assert [fn(game, "urbanize_cost", P(1), n) for n in (1, 2, 3, 4)] == [6000, 7000, 8000, 8000]
     everybody_passes_auction(game)
     set_counter(game, "money", P(1), 20000)
-    act(game, 1, "urbanize")
+    act(game, 1, "urbanize ($6000)")
     pick(game, "Dunmore")
     pick(game, options(game)[0])
     assert money(game, 1) == 14000
@@ -645,7 +646,7 @@ def test_used_engines_and_its_end():
     assert fn(game, "upgrade_cost", P(1), 4) == 8000 - 4000   # P2's engine is higher
     assert fn(game, "upgrade_cost", P(2), 6) == 12000         # nobody's is higher than P2's
     everybody_passes_auction(game)
-    act(game, 1, "upgrade engine")
+    act(game, 1, "upgrade engine ($4000)")
     assert money(game, 1) == 6000 and counter(game, "engine", P(1)) == 4
     leave(game, "Used Engines")
     assert fn(game, "upgrade_cost", P(1), 5) == 10000

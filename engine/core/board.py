@@ -171,6 +171,14 @@ def routes(start: Any, edges: Sequence[Sequence], max_length: int, goal: Callabl
     return found
 
 
+def drawn_line(board: Board, place: Place) -> int:
+    """The line of `render_board`'s art that `place` is drawn on: its row of a hex board, else
+    its own line; so that a screen can show the part of a board some places lie on."""
+    if board.layout == "hex":
+        return sorted({p.r for p in board.places}).index(place.r)
+    return board.places.index(place)
+
+
 def render_board(board: Board, cell: Callable[[Place], str], width: int = 5) -> str:
     """Text art of a board: a hex board as offset rows of `width`-character cells; any other
     (a graph) as its places, one a line, each with its text and the places it connects to.

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.board import HEX_DIRECTIONS, Board, Place, render_board
+from ..core.board import HEX_DIRECTIONS, Board, Place, drawn_line, render_board
 from ..core.errors import EffectError, IllegalMove
 from ..core.table import Card, Player, Table, Zone
 from ..core.text import Text, face_down, number_text
@@ -239,6 +239,22 @@ class PlayerView:
                 o = o[-1]
             places.append({"board": o.board, "id": o.id} if type(o) is Place else None)
         return places
+
+    def option_routes(self) -> list[list[dict[str, Any]]]:
+        """For each option of this player's decision, the places of a board it is or holds, in
+        order (a place; a route, a list of places), each as {"board", "id", "line"}, `line` the
+        line of the drawn board it is on (`render_board`); [] for another option. What a screen
+        needs to show the part of a board its options lie on, and to name them as it does."""
+        d = _game_of(self).pending
+        if d is None or self.option_count == 0:
+            return []
+        boards = _game_of(self).rules.boards
+        routes = []
+        for o in d.options:
+            items = o if type(o) in (list, tuple) else [o]
+            routes.append([{"board": p.board, "id": p.id, "line": drawn_line(boards[p.board], p)}
+                           for p in items if type(p) is Place] if all(type(p) is Place for p in items) else [])
+        return routes
 
     def zones(self) -> list[dict[str, Any]]:
         """Every zone with what the player may see of it; empty zones of a card or of a place

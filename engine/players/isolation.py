@@ -45,7 +45,7 @@ MESSAGE_LIMIT = 1 << 20  # the longest line a child may send (its messages are s
 # of their arguments may have (`world` is answered with a snapshot).
 _PROPERTIES = ("you", "game_name", "option_count", "decision")
 _METHODS: dict[str, tuple[tuple[type, ...], ...]] = {
-    "amounts": (), "option_cards": (), "zones": (), "counters": (), "forced": (), "boards": (),
+    "amounts": (), "option_cards": (), "option_routes": (), "zones": (), "counters": (), "forced": (), "boards": (),
     "log": ((int, type(None)),), "as_dict": ((int, type(None)),), "world": ((int,), (bool,))}
 
 
@@ -226,6 +226,9 @@ class RemoteView:
 
     def option_cards(self) -> list:
         return self._part("option_cards")
+
+    def option_routes(self) -> list:
+        return self._part("option_routes")
 
     def zones(self) -> list:
         return self._part("zones")

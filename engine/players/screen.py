@@ -83,13 +83,21 @@ def own_lines(pv: PlayerView, width: int | None) -> list[Line]:
     return lines
 
 
-def table_blocks(pv: PlayerView, width: int | None, everything: bool = False) -> list[list[Line]]:
-    """The rest of the table in blocks that are shown whole: each board drawn, then the zones
-    and counters that are not the viewer's own. Empty zones and counters only with
-    `everything` (the `t` command), since they say little and the screen is small."""
+def board_block(name: str, art: str, width: int | None) -> list[Line]:
+    """A drawn board under its name."""
+    return [Line(f"  [{name}]", "bold")] + [Line(t) for a in art.split("\n") for t in wrap(a, width, 4)]
+
+
+def table_blocks(pv: PlayerView, width: int | None, everything: bool = False,
+                 skip: frozenset[str] = frozenset()) -> list[list[Line]]:
+    """The rest of the table in blocks that are shown whole: each board drawn (but those in
+    `skip`, shown already), then the zones and counters that are not the viewer's own. Empty
+    zones and counters only with `everything` (the `t` command), since they say little and the
+    screen is small."""
     blocks: list[list[Line]] = []
     for name, art in pv.boards().items():
-        blocks.append([Line(f"  [{name}]", "bold")] + [Line(t) for a in art.split("\n") for t in wrap(a, width, 4)])
+        if name not in skip:
+            blocks.append(board_block(name, art, width))
     for z in pv.zones():
         if z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
             blocks.append(entry(z["label"], zone_text(z), width))
@@ -109,6 +117,49 @@ def option_order(pv: PlayerView) -> list[int]:
     if cards and all(c is not None and c.get("id") in at for c in cards):
         return sorted(range(len(cards)), key=lambda i: at[cards[i]["id"]])
     return list(range(pv.option_count))
+
+
+def option_boards(drawn: dict[str, str], routes: list[list[dict[str, Any]]]) -> dict[str, list[int]]:
+    """The boards drawn (`drawn`, PlayerView.boards()) that the options' places lie on, each
+    with the lines of its art they are drawn on: a decision among places shows their board."""
+    found: dict[str, list[int]] = {}
+    for route in routes:
+        for place in route:
+            if place["board"] in drawn:
+                found.setdefault(place["board"], []).append(place["line"])
+    return found
+
+
+def board_part(name: str, art: str, lines: list[int], width: int | None, room: int | None) -> list[Line]:
+    """Board `name` as it fits `room` lines (None: no limit): whole, with its legend; else the
+    lines its options lie on and one either side; else those lines alone; else nothing (`t`
+    shows it)."""
+    rows = art.split("\n")
+    drawn = [r for r in rows if not r.startswith("  legend: ")]
+    whole = board_block(name, art, width)
+    if room is None or len(whole) <= room:
+        return whole
+    for margin in (1, 0):
+        low, high = max(min(lines) - margin, 0), min(max(lines) + margin, len(drawn) - 1)
+        part = [Line(f"  [{name}] (the part your options are on; t: all of it)", "bold")] + \
+            [Line(t) for a in drawn[low:high + 1] for t in wrap(a, width, 4)]
+        if len(part) <= room:
+            return part
+    return []
+
+
+def route_labels(boards: dict[str, str], routes: list[list[dict[str, Any]]], order: list[int],
+                 labels: list[str]) -> list[str]:
+    """The options' labels (in `order`), a route (an option that is a list of places) named as
+    its board (in `boards`, PlayerView.boards()) shows it: the ids of its places joined by ">"
+    ("1>2>BA"), and so every place option of that decision. Only where some option is a route
+    and the board drawn shows every id."""
+    drawn = {name: art.split("\n") for name, art in boards.items()}
+    places = [p for route in routes for p in route]
+    if not any(len(route) > 1 for route in routes) or not all(
+            p["board"] in drawn and p["id"] in drawn[p["board"]][p["line"]] for p in places):
+        return labels
+    return [">".join(p["id"] for p in routes[i]) if routes[i] else text for i, text in zip(order, labels)]
 
 
 def option_lines(labels: list[str], width: int | None, amounts: tuple[int, int] | None = None) -> list[Line]:
@@ -137,6 +188,10 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     and so, when the options leave no room, is all of it, and then the top of the screen
     itself. With no `height` (not a terminal), all of it on the screen."""
     decision = pv.decision
+    art = pv.boards()
+    routes = pv.option_routes()
+    on = option_boards(art, routes)
+    labels = route_labels(art, routes, option_order(pv), labels)
     title = f"== {pv.game_name} ==  you are {pv.you}"
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
@@ -144,11 +199,16 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
         option_lines(labels, width, pv.amounts()) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = log_items(news, width)
     news_head = news_heading(news, width)
-    blocks = table_blocks(pv, width)
+    blocks = table_blocks(pv, width, skip=frozenset(on))
     if height is None:
-        table = [line for block in blocks for line in block]
+        table = [line for name, lines in on.items() for line in board_part(name, art[name], lines, width, None)]
+        table += [line for block in blocks for line in block]
         return [], title + table + news_head + [line for item in items for line in item] + mine
     room = height - (len(title) + len(news_head) + len(mine) + 1)  # the prompt's line too
+    boards: list[Line] = []  # the boards the options lie on come first, as far as they fit
+    for name, lines in on.items():
+        boards += board_part(name, art[name], lines, width, max(room - len(boards), 0))
+    room -= len(boards)
     if room < 0:  # the options fill the screen: news first, then the screen as far as it fits
         before = (heading(f"since your last decision ({len(news)} lines)", width) if news else news_head) + \
             [line for item in items for line in item]
@@ -172,7 +232,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     if before:
         before = heading(f"since your last decision ({len(news)} lines)", width) + before
         news_head = heading(f"since your last decision (the last {shown} of {len(news)} lines)", width)
-    return before, title + table + news_head + news_lines + mine
+    return before, title + boards + table + news_head + news_lines + mine
 
 
 def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:
