@@ -14,7 +14,8 @@ pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- ")
+END = "Game over: t, log, i NAME, ? (Enter: leave): "
+PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- |" + re.escape(END))
 COLUMNS, LINES = 80, 24
 
 
@@ -81,14 +82,22 @@ def check_one_screen(rows: list[str]) -> None:
         assert len(rows) == LINES and not any(r.startswith("-- since your last") for r in rows), text
 
 
-def play_through(screen: Screen, decisions: int) -> int:
+def at_the_end(rows: list[str]) -> bool:
+    return rows[-1] == END.rstrip()
+
+
+def play_through(screen: Screen, decisions: int, stay: bool = False) -> int:
     """Choose option 1 at up to `decisions` decisions (Enter at the pager), checking each
-    screen; how many were taken."""
+    screen, and leave at the end prompt (unless `stay`); how many were taken."""
     rows, taken = screen.wait(), 0
     while not screen.ended and taken < decisions:
         if at_a_decision(rows):
             check_one_screen(rows)
             rows, taken = screen.type("1"), taken + 1
+        elif at_the_end(rows):
+            if stay:
+                break
+            rows = screen.type("")
         else:
             assert rows[-1].startswith("-- more"), "\n".join(rows)
             rows = screen.type("")
@@ -114,6 +123,37 @@ def test_a_whole_game_at_80x24_ends_with_the_scores():
     try:
         play_through(screen, 1000)
         assert screen.ended and b"Final scores" in screen.raw
+    finally:
+        screen.close()
+
+
+def test_after_the_end_the_table_the_log_and_the_cards_still_answer_and_enter_leaves():
+    screen = Screen("trick_of_the_rails", "--players", "3", "--seats", "human,random,random", "--seed", "1")
+    try:
+        play_through(screen, 1000, stay=True)
+        rows = screen.rows()
+        text = "\n".join(rows)
+        assert at_the_end(rows) and not screen.ended and all(len(r) <= COLUMNS for r in rows)
+        # The results with how they were counted, under what fits of the final table: the railways
+        # a share's value is counted from, and the locomotives where there is room.
+        assert "-- the table at the end --" in rows and "  railway B&O:" in text and "-- yours --" in rows
+        assert "How each part is counted:" in rows and "minus the" in text and rows[-2] == "Seed: 1"
+        assert any(r.startswith("Winner(s): ") for r in rows)
+        rows = screen.type("t")  # the whole table, a page at a time: the locomotives are on it
+        while not at_the_end(rows):
+            assert rows[-1].startswith("-- more"), "\n".join(rows)
+            rows = screen.type("")
+        assert all(f"locomotive {co}:" in screen.raw.decode() for co in ("B&O", "C&O", "ERIE", "NYC", "PRR"))
+        rows = screen.type("log")
+        while not at_the_end(rows):
+            rows = screen.type("")
+        assert "wins the trick" in "\n".join(rows)
+        rows = screen.type("i B&O Station")
+        assert "B&O Station" in rows[-3:-1] or any(r == "B&O Station" for r in rows), "\n".join(rows)
+        rows = screen.type("next")
+        assert rows[-2] == "'next' is not a command here; ? for help, Enter to leave."
+        screen.type("")
+        assert screen.ended and screen.child.wait() == 0
     finally:
         screen.close()
 
