@@ -15,7 +15,9 @@ pyte = pytest.importorskip("pyte")
 
 ROOT = Path(__file__).resolve().parent.parent
 END = "Game over: t, log, i NAME, ? (Enter: leave): "
-PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- |" + re.escape(END))
+CONFIRM = "Go on? (Enter: yes, n: choose again): "
+PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- |"
+                    + re.escape(END) + "|" + re.escape(CONFIRM))
 COLUMNS, LINES = 80, 24
 
 
@@ -88,12 +90,15 @@ def at_the_end(rows: list[str]) -> bool:
 
 def play_through(screen: Screen, decisions: int, stay: bool = False) -> int:
     """Choose option 1 at up to `decisions` decisions (Enter at the pager), checking each
-    screen, and leave at the end prompt (unless `stay`); how many were taken."""
+    screen, go on where a forced chain is shown first, and leave at the end prompt (unless
+    `stay`); how many were taken."""
     rows, taken = screen.wait(), 0
     while not screen.ended and taken < decisions:
         if at_a_decision(rows):
             check_one_screen(rows)
             rows, taken = screen.type("1"), taken + 1
+        elif rows[-1] == CONFIRM.rstrip():  # a forced chain that takes a card: go on
+            rows = screen.type("")
         elif at_the_end(rows):
             if stay:
                 break
@@ -260,3 +265,48 @@ def test_plain_has_no_colour_and_rich_has_some():
     finally:
         plain.close()
         rich.close()
+
+
+def test_a_forced_chain_that_takes_a_card_of_yours_is_shown_first_with_a_way_back(tmp_path):
+    """Isle of Trains, seed 1, after 9 random decisions: P2 may Take or Build, has no card in
+    hand to build and one car, a Hopper-2 Car. Build can then only remove cars, and with one car the
+    rules choose both for P2: the terminal says so before it happens, and n goes back."""
+    import random
+
+    from engine.game.game import Game
+    from engine.game.saves import write_save
+    from engine.rules.ruleset import load_ruleset
+    rs = load_ruleset(ROOT / "rulesets" / "isle_of_trains.yaml")
+    game, rng = Game(rs, 2, rs.resolve_options({"round_limit": "40"}, 2), 1), random.Random(1)
+    while len(game.decisions) < 9:
+        game.apply(rng.randrange(len(game.legal_actions())))
+    save = tmp_path / "isle.json"
+    write_save(game, save, ["random", "human"])
+    screen = Screen("--resume", str(save), "--seats", "random,human")
+    try:
+        rows = screen.wait()
+        while not at_a_decision(rows):
+            rows = screen.type("")
+        assert re.search(r"Action 2 of 2.*\n  1\. Take +2\. Build\n", "\n".join(rows)), "\n".join(rows)
+        screen.child.sendline("2")
+        screen.child.expect(re.escape(CONFIRM))
+        screen._feed()
+        text = "\n".join(screen.rows())
+        assert "Build sets off choices of yours that have one option each" in text
+        assert "Your only option: Hopper-2 Car (cost 4, oil) (Remove which car" in text
+        assert "You would lose Hopper-2 Car (cost 4, oil)." in text
+        rows = screen.type("n")  # the way back: the same decision, nothing taken
+        assert rows[-2] == "Not taken; choose again (? for help)." and at_a_decision(rows)
+        rows = screen.type("t")
+        while not at_a_decision(rows):
+            rows = screen.type("")
+        assert "Hopper-2 Car" in screen.raw.decode().rsplit("Not taken", 1)[1]  # still on the train
+        screen.child.sendline("2")
+        screen.child.expect(re.escape(CONFIRM))
+        screen._feed()
+        rows = screen.type("")  # yes: the chain runs
+        while not (at_a_decision(rows) or at_the_end(rows)):
+            rows = screen.type("")
+        assert "P2 (human) removes Hopper-2 Car (cost 4, oil) from their train" in screen.raw.decode()
+    finally:
+        screen.close()

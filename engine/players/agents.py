@@ -19,8 +19,9 @@ from ..core.errors import EngineError, suggest
 from ..game.saves import SaveRequest
 from ..game.seeds import seat_seed
 from ..game.view import PlayerView
+from .foresee import forced_chain
 from .screen import (Line, card_lines, decision_screen, fitted, heading, log_items, named_cards, news_heading,
-                     option_order, own_lines, shown_cards, table_blocks)
+                     option_order, own_lines, shown_cards, table_blocks, wrap)
 from .terminal import Terminal
 from .undo import TakeBack
 
@@ -105,6 +106,7 @@ or a command:
   q            stop the game (you are offered to save)
   ?            this help"""
 
+CONFIRM = "Go on? (Enter: yes, n: choose again): "
 END_PROMPT = "Game over: t, log, i NAME, ? (Enter: leave): "
 END_HELP = """\
 The game is over. Commands:
@@ -162,6 +164,8 @@ class HumanAgent:
             digits = text[1:] if first < 0 and text[:1] == "-" else text
             if digits.isascii() and digits.isdigit() and len(digits) <= 9:
                 if first <= int(text) <= last:
+                    if self.terminal.interactive and not self._confirmed(view, order[int(text) - first]):
+                        continue
                     self.read[view.player] = (len(log), len(forced))
                     return order[int(text) - first]
                 self.say(f"{int(text)} is not an option; type a number from {n}.")
@@ -182,6 +186,25 @@ class HumanAgent:
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
+
+    def _confirmed(self, view: PlayerView, index: int) -> bool:
+        """Whether the person still takes option `index` once shown the forced choices it sets
+        off that take a card of theirs (foresee.py); True at once when it sets off none."""
+        chain = forced_chain(view, index)
+        if chain is None:
+            return True
+        width, _ = self.terminal.size()
+        said = [f"{view.decision['options'][index]} sets off choices of yours that have one option each, "
+                "which the rules would make at once:", *(f"  {c}" for c in chain.choices),
+                f"You would lose {', '.join(chain.lost)}."]
+        self.terminal.show([Line(t, "bold yellow") for text in said for t in wrap(text, width, 4)])
+        while True:
+            answer = ask(self.stdin, self.stdout, CONFIRM).lower()
+            if answer in ("", "y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                self.say("Not taken; choose again (? for help).")
+                return False
 
     def _look(self, view: PlayerView, text: str, order: list[int]) -> bool:
         """Answer a command that only shows (i, log, t); False if `text` is none of them."""
