@@ -174,9 +174,10 @@ SAID = {
     "trick_of_the_rails": {co: ["best sum of a run of its railway's cards as long as its locomotive's distance",
                                 "minus the locomotive's cost", "0 with no locomotive"]
                            for co in ("B&O", "C&O", "ERIE", "NYC", "PRR")},
-    "isle_of_trains": {"train": ["points printed on each card of your train"],
-                       "contracts": ["front's points plus those of its completed back"],
-                       "buildings": ["Grand Central 8", "Bank 2 a good still loaded", "Rail Yard 2 a car"],
+    "isle_of_trains": {"train": ["points printed on the cards of your train"],
+                       "contracts": ["front points, plus back points once completed"],
+                       "buildings": ["Grand Central 8", "Customs House 2 a good of their type on your completed contracts",
+                                     "Bank 2 a good loaded", "Rail Yard 2 a car"],
                        "cargo": ["1 for each good still loaded"]},
     "railways": {"income track": ["1 for each link of yours a delivery used"], "bonds": ["minus 1 for each bond"]},
     "trainsilvania": {"monsters revealed at home": ["3 for the player who first has 3 monsters at their home"]},

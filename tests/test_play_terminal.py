@@ -292,7 +292,7 @@ def test_a_forced_chain_that_takes_a_card_of_yours_is_shown_first_with_a_way_bac
         screen.child.expect(re.escape(CONFIRM))
         screen._feed()
         text = "\n".join(screen.rows())
-        assert "Build sets off choices of yours that have one option each" in text
+        assert "Build leads to choices with one option each, made for you:" in text
         assert "Your only option: Hopper-2 Car (cost 4, oil) (Remove which car" in text
         assert "You would lose Hopper-2 Car (cost 4, oil)." in text
         rows = screen.type("n")  # the way back: the same decision, nothing taken

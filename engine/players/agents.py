@@ -194,8 +194,8 @@ class HumanAgent:
         if chain is None:
             return True
         width, _ = self.terminal.size()
-        said = [f"{view.decision['options'][index]} sets off choices of yours that have one option each, "
-                "which the rules would make at once:", *(f"  {c}" for c in chain.choices),
+        said = [f"{view.decision['options'][index]} leads to choices with one option each, made for you:",
+                *(f"  {c}" for c in chain.choices),
                 f"You would lose {', '.join(chain.lost)}."]
         self.terminal.show([Line(t, "bold yellow") for text in said for t in wrap(text, width, 4)])
         while True:
