@@ -310,3 +310,25 @@ def test_a_forced_chain_that_takes_a_card_of_yours_is_shown_first_with_a_way_bac
         assert "P2 (human) removes Hopper-2 Car (cost 4, oil) from their train" in screen.raw.decode()
     finally:
         screen.close()
+
+
+def test_at_a_hot_seat_the_log_still_answers_after_the_end():
+    """Two people at one terminal: after the final screen, what all may see (the log, the
+    table) still answers, until Enter."""
+    child = pexpect.spawn(sys.executable, ["-m", "engine", "play", "tests/fixtures/tiny.yaml", "--seats", "human,human",
+                                           "--seed", "4", "--plain"], cwd=str(ROOT), dimensions=(LINES, COLUMNS),
+                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "LANG": "C.UTF-8"}, timeout=60)
+    try:
+        while child.expect([r"Pass to P\d and press Enter \(q to quit\): ", PROMPT.pattern]) == 0 or \
+                child.after.decode() != END:
+            child.sendline("" if child.after.decode().startswith("Pass to") else "1")
+        assert b"Final scores" in child.before and b"hand P1" in child.before
+        child.sendline("log")
+        child.expect(re.escape(END))
+        assert b"P2 (human) plays Amber" in child.before
+        child.sendline("")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    finally:
+        child.close(force=True)

@@ -245,6 +245,12 @@ class HumanAgent:
             last = (title + table if table else []) + last
             self.terminal.clear()
             self.terminal.page(last)
+        self.linger(view, last)
+
+    def linger(self, view: PlayerView, last: list[Line]) -> None:
+        """After the end, answer t, log, i NAME and r (`last` again) until Enter, q or the end of
+        input; at once where nobody types at a terminal. `view` is what may be shown: a person's
+        own, or, with several at the terminal, what all may see."""
         while self.terminal.interactive:
             try:
                 text = ask(self.stdin, self.stdout, END_PROMPT)
