@@ -36,6 +36,7 @@ from .players.agents import (SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in
 from .players.isolation import Isolation
 from .players.loop import play
 from .players.thinking import BotClock, Thinking
+from .players.screen import Line
 from .players.undo import UndoHistory
 from .rules import resources
 from .rules.info import facts, render_info
@@ -564,9 +565,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         person = min(humans)
         agents[person - 1].final(view(game, person, names), results)
     else:  # several at one terminal see what all may see (0: nobody's seat); bots, everything
-        print()
-        print(render(view(game, 0 if humans else None, names, person=True), log_lines=12))
-        print("\n" + "\n".join(results))
+        shown = view(game, 0 if humans else None, names, person=True)
+        final = ["", render(shown, log_lines=12), "", *results]
+        print("\n".join(final))
+        if humans:  # t, log and i answer as for one person, with what all may see
+            agents[min(humans) - 1].linger(shown, [Line(t) for text in final for t in text.split("\n")])
     if args.save:
         if not _saved(game, seats, args.save):
             return 1

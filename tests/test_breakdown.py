@@ -137,8 +137,69 @@ def test_the_final_screen_shows_parts_by_player_winners_and_seed(capsys):
         assert cells[:2] == [f"P{seat}", "(random)"]
         values = list(map(int, cells[2:]))
         assert len(values) == 6 and sum(values[:5]) == values[5]
-    assert re.fullmatch(r"Winner\(s\): P\d \(random\)(, P\d \(random\))*", final[6])
-    assert final[7] == "Seed: 3"
+    assert final[6] == "How each part is counted:"
+    assert final[7].startswith("  B&O, C&O, ERIE, NYC, PRR: your shares of it, each worth the best sum")
+    assert re.fullmatch(r"Winner\(s\): P\d \(random\)(, P\d \(random\))*", final[-2])
+    assert final[-1] == "Seed: 3"
+
+
+def test_a_part_may_say_how_it_is_counted_and_parts_counted_alike_share_a_line(tmp_path):
+    game = played(rules(tmp_path, """\
+  breakdown:
+    cards:
+      expr: sum(c.value for c in played[player])
+      description: the values of the cards you played
+    bonus:
+      expr: bonus[player]
+      description: the values of the cards you played
+    nothing: 0
+"""))
+    assert game.scores() == {1: 14, 2: 1}  # the mapping's `expr` is the part
+    lines = results_lines(game, {1: "Ann", 2: "Bob"})
+    assert lines[3:5] == ["How each part is counted:", "  cards, bonus: the values of the cards you played"]
+    assert lines[5].startswith("Winner(s): Ann")
+
+
+def test_a_part_written_as_a_mapping_is_checked_as_one(tmp_path):
+    with pytest.raises(RulesetError) as error:
+        rules(tmp_path, "  breakdown:\n    cards: {expr: \"count(played[player])\", descripton: x}\n    bonus: {description: y}\n")
+    text = str(error.value)
+    assert "unknown key 'descripton' in scoring.breakdown.cards (did you mean 'description'?)" in text
+    assert "missing required key in scoring.breakdown.bonus: 'expr'" in text
+
+
+# What each part of a shipped ruleset counts, in the words of its rulebook (seeds/000, 001 for Isle
+# of Trains, 002 Trainsilvania, 003 and the ruleset's header for Railways, 004 Trick of the Rails).
+SAID = {
+    "trick_of_the_rails": {co: ["best sum of a run of its railway's cards as long as its locomotive's distance",
+                                "minus the locomotive's cost", "0 with no locomotive"]
+                           for co in ("B&O", "C&O", "ERIE", "NYC", "PRR")},
+    "isle_of_trains": {"train": ["points printed on the cards of your train"],
+                       "contracts": ["front points, plus back points once completed"],
+                       "buildings": ["Grand Central 8", "Customs House 2 a good of their type on your completed contracts",
+                                     "Bank 2 a good loaded", "Rail Yard 2 a car"],
+                       "cargo": ["1 for each good still loaded"]},
+    "railways": {"income track": ["1 for each link of yours a delivery used"], "bonds": ["minus 1 for each bond"]},
+    "trainsilvania": {"monsters revealed at home": ["3 for the player who first has 3 monsters at their home"]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAID))
+def test_every_part_of_a_shipped_ruleset_says_how_it_is_counted(name):
+    rs = ruleset(name)
+    assert list(rs.breakdown_descriptions) == list(rs.breakdown) == list(SAID[name])
+    for part, words in SAID[name].items():
+        for said in words:
+            assert said in rs.breakdown_descriptions[part], (part, said)
+    players = rs.players[0] if name != "trick_of_the_rails" else 3
+    game, rng = Game(rs, players, random_play_options(rs, players), 1, keep_log=False), random.Random(1)
+    while not game.over and len(game.decisions) < 3000:
+        game.apply(rng.randrange(len(game.legal_actions())))
+    lines = results_lines(game, {p: f"P{p}" for p in range(1, players + 1)})
+    told = " ".join(line.strip() for line in lines[lines.index("How each part is counted:") + 1:-2])
+    for part in SAID[name]:
+        assert f"{part}:" in told or f"{part}," in told
+    assert all(len(line) <= 80 for line in lines)
 
 
 def test_with_teams_in_play_the_screen_shows_own_and_team_scores():

@@ -544,7 +544,8 @@ def test_human_odd_numbers_get_a_message(tiny, feed):
 
 def test_the_last_screen_tells_a_person_all_since_their_last_decision(tmp_path):
     """The final screen of a person's game: every log line after their last choice (the bots'
-    last moves, the end), their own position, then the scores by part and the winners."""
+    last moves, the end), the table as it ended, their own position, then the scores by part
+    and the winners."""
     save = tmp_path / "game.json"
     proc = engine("play", TRICK, "--players", "3", "--seats", "human,random,random", "--seed", "2",
                   "--save", save, input="1\n" * 200)
@@ -552,14 +553,15 @@ def test_the_last_screen_tells_a_person_all_since_their_last_decision(tmp_path):
     last = proc.stdout.rsplit("(? for help): ", 1)[1]
     game, _, _ = replay(save)
     log = view(game, 1, {1: "P1 (human)", 2: "P2 (random)", 3: "P3 (random)"}).log()
-    told = last.split("-- since your last decision --\n", 1)[1].split("-- yours --", 1)[0]
+    told = last.split("-- since your last decision --\n", 1)[1].split("-- the table at the end --", 1)[0]
     told = [line.strip() for line in told.strip().splitlines() if not line.strip().startswith("Your only option")]
     # The log's last lines, from what came of the person's last choice (with the move the rules
     # then made for them) to the end of the game.
     assert told == log[len(log) - len(told):] and told[0].startswith("P1 (human)") and len(told) > 3
     assert "Your only option: NYC 10 (Play a card to the trick)" in last
-    results = last.split("-- yours --", 1)[1]
-    # Their own position (the hand played out, the shares won), then the scores.
-    assert re.search(r"^  hand P1:\s+-\n", results, re.M) and re.search(r"^  shares P1:\s+\S", results, re.M)
+    table, results = last.split("-- the table at the end --", 1)[1].split("-- yours --", 1)
+    assert re.search(r"^  railway PRR:\s+\S", table, re.M) and re.search(r"^  locomotive PRR:\s+Loco", table, re.M)
+    # Their own position (the shares won; the hand played out says nothing), then the scores.
+    assert "hand P1" not in results and re.search(r"^  shares P1:\s+\S", results, re.M)
     assert results.index("shares P1") < results.index("Final scores")
     assert re.search(r"^\s+player\s+.*\bscore$", results, re.M) and "Winner(s): P" in results

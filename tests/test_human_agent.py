@@ -183,3 +183,18 @@ def test_trick_of_the_rails_view_hides_other_hands(players):
         game.apply(choice)
         checked += 1
     assert checked == 25
+
+
+def test_the_final_screen_shows_the_table_and_waits_for_nobody_whose_input_is_not_a_terminal():
+    rules = load_ruleset(TRICK)
+    game = Game(rules, 3, None, seed=1)
+    while not game.over:
+        game.apply(0)
+    stdin, out = io.StringIO("t\nlog\n"), io.StringIO()
+    HumanAgent(stdin, out).final(view(game, 1), ["Final scores: (the results)"])
+    text = out.getvalue()
+    assert stdin.tell() == 0 and "Game over:" not in text  # nothing read, no end prompt
+    assert "-- the table at the end --" in text and text.rstrip().endswith("Final scores: (the results)")
+    for company in ("B&O", "C&O", "ERIE", "NYC", "PRR"):  # what a share's value is counted from
+        assert f"railway {company}:" in text and f"locomotive {company}:" in text
+    assert "hand P1" not in text  # an empty hand of one's own says nothing at the end

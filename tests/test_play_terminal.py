@@ -14,7 +14,10 @@ pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- ")
+END = "Game over: t, log, i NAME, ? (Enter: leave): "
+CONFIRM = "Go on? (Enter: yes, n: choose again): "
+PROMPT = re.compile(r"Choose -?\d+-(\d+) \(\? for help\): |-- more \(.*?\): Enter, q to stop -- |"
+                    + re.escape(END) + "|" + re.escape(CONFIRM))
 COLUMNS, LINES = 80, 24
 
 
@@ -81,14 +84,25 @@ def check_one_screen(rows: list[str]) -> None:
         assert len(rows) == LINES and not any(r.startswith("-- since your last") for r in rows), text
 
 
-def play_through(screen: Screen, decisions: int) -> int:
+def at_the_end(rows: list[str]) -> bool:
+    return rows[-1] == END.rstrip()
+
+
+def play_through(screen: Screen, decisions: int, stay: bool = False) -> int:
     """Choose option 1 at up to `decisions` decisions (Enter at the pager), checking each
-    screen; how many were taken."""
+    screen, go on where a forced chain is shown first, and leave at the end prompt (unless
+    `stay`); how many were taken."""
     rows, taken = screen.wait(), 0
     while not screen.ended and taken < decisions:
         if at_a_decision(rows):
             check_one_screen(rows)
             rows, taken = screen.type("1"), taken + 1
+        elif rows[-1] == CONFIRM.rstrip():  # a forced chain that takes a card: go on
+            rows = screen.type("")
+        elif at_the_end(rows):
+            if stay:
+                break
+            rows = screen.type("")
         else:
             assert rows[-1].startswith("-- more"), "\n".join(rows)
             rows = screen.type("")
@@ -114,6 +128,37 @@ def test_a_whole_game_at_80x24_ends_with_the_scores():
     try:
         play_through(screen, 1000)
         assert screen.ended and b"Final scores" in screen.raw
+    finally:
+        screen.close()
+
+
+def test_after_the_end_the_table_the_log_and_the_cards_still_answer_and_enter_leaves():
+    screen = Screen("trick_of_the_rails", "--players", "3", "--seats", "human,random,random", "--seed", "1")
+    try:
+        play_through(screen, 1000, stay=True)
+        rows = screen.rows()
+        text = "\n".join(rows)
+        assert at_the_end(rows) and not screen.ended and all(len(r) <= COLUMNS for r in rows)
+        # The results with how they were counted, under what fits of the final table: the railways
+        # a share's value is counted from, and the locomotives where there is room.
+        assert "-- the table at the end --" in rows and "  railway B&O:" in text and "-- yours --" in rows
+        assert "How each part is counted:" in rows and "minus the" in text and rows[-2] == "Seed: 1"
+        assert any(r.startswith("Winner(s): ") for r in rows)
+        rows = screen.type("t")  # the whole table, a page at a time: the locomotives are on it
+        while not at_the_end(rows):
+            assert rows[-1].startswith("-- more"), "\n".join(rows)
+            rows = screen.type("")
+        assert all(f"locomotive {co}:" in screen.raw.decode() for co in ("B&O", "C&O", "ERIE", "NYC", "PRR"))
+        rows = screen.type("log")
+        while not at_the_end(rows):
+            rows = screen.type("")
+        assert "wins the trick" in "\n".join(rows)
+        rows = screen.type("i B&O Station")
+        assert "B&O Station" in rows[-3:-1] or any(r == "B&O Station" for r in rows), "\n".join(rows)
+        rows = screen.type("next")
+        assert rows[-2] == "'next' is not a command here; ? for help, Enter to leave."
+        screen.type("")
+        assert screen.ended and screen.child.wait() == 0
     finally:
         screen.close()
 
@@ -222,3 +267,70 @@ def test_plain_has_no_colour_and_rich_has_some():
     finally:
         plain.close()
         rich.close()
+
+
+def test_a_forced_chain_that_takes_a_card_of_yours_is_shown_first_with_a_way_back(tmp_path):
+    """Isle of Trains, seed 1, after 9 random decisions: P2 may Take or Build, has no card in
+    hand to build and one car, a Hopper-2 Car. Build can then only remove cars, and with one car the
+    rules choose both for P2: the terminal says so before it happens, and n goes back."""
+    import random
+
+    from engine.game.game import Game
+    from engine.game.saves import write_save
+    from engine.rules.ruleset import load_ruleset
+    rs = load_ruleset(ROOT / "rulesets" / "isle_of_trains.yaml")
+    game, rng = Game(rs, 2, rs.resolve_options({"round_limit": "40"}, 2), 1), random.Random(1)
+    while len(game.decisions) < 9:
+        game.apply(rng.randrange(len(game.legal_actions())))
+    save = tmp_path / "isle.json"
+    write_save(game, save, ["random", "human"])
+    screen = Screen("--resume", str(save), "--seats", "random,human")
+    try:
+        rows = screen.wait()
+        while not at_a_decision(rows):
+            rows = screen.type("")
+        assert re.search(r"Action 2 of 2.*\n  1\. Take +2\. Build\n", "\n".join(rows)), "\n".join(rows)
+        screen.child.sendline("2")
+        screen.child.expect(re.escape(CONFIRM))
+        screen._feed()
+        text = "\n".join(screen.rows())
+        assert "Build leads to choices with one option each, made for you:" in text
+        assert "Your only option: Hopper-2 Car (cost 4, oil) (Remove which car" in text
+        assert "You would lose Hopper-2 Car (cost 4, oil)." in text
+        rows = screen.type("n")  # the way back: the same decision, nothing taken
+        assert rows[-2] == "Not taken; choose again (? for help)." and at_a_decision(rows)
+        rows = screen.type("t")
+        while not at_a_decision(rows):
+            rows = screen.type("")
+        assert "Hopper-2 Car" in screen.raw.decode().rsplit("Not taken", 1)[1]  # still on the train
+        screen.child.sendline("2")
+        screen.child.expect(re.escape(CONFIRM))
+        screen._feed()
+        rows = screen.type("")  # yes: the chain runs
+        while not (at_a_decision(rows) or at_the_end(rows)):
+            rows = screen.type("")
+        assert "P2 (human) removes Hopper-2 Car (cost 4, oil) from their train" in screen.raw.decode()
+    finally:
+        screen.close()
+
+
+def test_at_a_hot_seat_the_log_still_answers_after_the_end():
+    """Two people at one terminal: after the final screen, what all may see (the log, the
+    table) still answers, until Enter."""
+    child = pexpect.spawn(sys.executable, ["-m", "engine", "play", "tests/fixtures/tiny.yaml", "--seats", "human,human",
+                                           "--seed", "4", "--plain"], cwd=str(ROOT), dimensions=(LINES, COLUMNS),
+                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "LANG": "C.UTF-8"}, timeout=60)
+    try:
+        while child.expect([r"Pass to P\d and press Enter \(q to quit\): ", PROMPT.pattern]) == 0 or \
+                child.after.decode() != END:
+            child.sendline("" if child.after.decode().startswith("Pass to") else "1")
+        assert b"Final scores" in child.before and b"hand P1" in child.before
+        child.sendline("log")
+        child.expect(re.escape(END))
+        assert b"P2 (human) plays Amber" in child.before
+        child.sendline("")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    finally:
+        child.close(force=True)

@@ -10,7 +10,9 @@
 - screen.py and terminal.py: a person's screen, laid out from their view, and the terminal
   it is drawn on;
 - thinking.py: the line that shows, at the terminal, that the bots are deciding;
-- undo.py: taking a decision back without learning anything by it.
+- undo.py: taking a decision back without learning anything by it;
+- foresee.py: the forced choices a person's choice would set off that take a card of theirs,
+  foreseen in a world of their view so that the terminal asks first.
 
 Every agent sees a game only through `game.view`: nothing here reads a `Game` for a player.
 

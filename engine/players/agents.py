@@ -19,8 +19,9 @@ from ..core.errors import EngineError, suggest
 from ..game.saves import SaveRequest
 from ..game.seeds import seat_seed
 from ..game.view import PlayerView
-from .screen import (Line, card_lines, decision_screen, heading, log_items, named_cards, news_heading, option_order,
-                     own_lines, shown_cards, table_blocks)
+from .foresee import forced_chain
+from .screen import (Line, card_lines, decision_screen, fitted, heading, log_items, named_cards, news_heading,
+                     option_order, own_lines, shown_cards, table_blocks, wrap)
 from .terminal import Terminal
 from .undo import TakeBack
 
@@ -105,6 +106,16 @@ or a command:
   q            stop the game (you are offered to save)
   ?            this help"""
 
+CONFIRM = "Go on? (Enter: yes, n: choose again): "
+END_PROMPT = "Game over: t, log, i NAME, ? (Enter: leave): "
+END_HELP = """\
+The game is over. Commands:
+  i NAME       what a card you see says, by its name
+  log          all that happened that you may know, a page at a time
+  t            the whole table as the game ended
+  r            the final screen again
+  Enter, q     leave"""
+
 
 class HumanAgent:
     """A person at the terminal: sees their own view on one screen (screen.py) with what
@@ -153,6 +164,8 @@ class HumanAgent:
             digits = text[1:] if first < 0 and text[:1] == "-" else text
             if digits.isascii() and digits.isdigit() and len(digits) <= 9:
                 if first <= int(text) <= last:
+                    if self.terminal.interactive and not self._confirmed(view, order[int(text) - first]):
+                        continue
                     self.read[view.player] = (len(log), len(forced))
                     return order[int(text) - first]
                 self.say(f"{int(text)} is not an option; type a number from {n}.")
@@ -166,36 +179,92 @@ class HumanAgent:
                 path = rest or ask(self.stdin, self.stdout, "Save to which file? (empty: don't save) ")
                 if path:
                     raise SaveRequest(path, self.notice.append)
-            elif word in ("i", "info"):
-                self._info(view, rest, order)
-            elif text.lower() == "log":
-                width, _ = self.terminal.size()
-                self.terminal.page([line for item in log_items(log, width) for line in item]
-                                   or [Line("Nothing has happened yet.")])
-            elif text.lower() in ("t", "table"):
-                width, _ = self.terminal.size()
-                self.terminal.page([line for block in table_blocks(view, width, everything=True) for line in block])
+            elif self._look(view, text, order):
+                pass
             elif text.lower() in ("r", "redraw"):
                 self._draw(view, news, labels, notice)
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
 
+    def _confirmed(self, view: PlayerView, index: int) -> bool:
+        """Whether the person still takes option `index` once shown the forced choices it sets
+        off that take a card of theirs (foresee.py); True at once when it sets off none."""
+        chain = forced_chain(view, index)
+        if chain is None:
+            return True
+        width, _ = self.terminal.size()
+        said = [f"{view.decision['options'][index]} leads to choices with one option each, made for you:",
+                *(f"  {c}" for c in chain.choices),
+                f"You would lose {', '.join(chain.lost)}."]
+        self.terminal.show([Line(t, "bold yellow") for text in said for t in wrap(text, width, 4)])
+        while True:
+            answer = ask(self.stdin, self.stdout, CONFIRM).lower()
+            if answer in ("", "y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                self.say("Not taken; choose again (? for help).")
+                return False
+
+    def _look(self, view: PlayerView, text: str, order: list[int]) -> bool:
+        """Answer a command that only shows (i, log, t); False if `text` is none of them."""
+        word, _, rest = text.partition(" ")
+        width, _ = self.terminal.size()
+        if word.lower() in ("i", "info"):
+            self._info(view, rest.strip(), order)
+        elif text.lower() == "log":
+            self.terminal.page([line for item in log_items(view.log(), width) for line in item]
+                               or [Line("Nothing has happened yet.")])
+        elif text.lower() in ("t", "table"):
+            self.terminal.page([line for block in table_blocks(view, width, everything=True) for line in block])
+        else:
+            return False
+        return True
+
     def final(self, view: PlayerView, results: list[str]) -> None:
-        """The last screen: what happened since the person's last decision, their own position,
-        then `results` (the scores and winners), at the bottom where a page ends."""
+        """The last screen: what happened since the person's last decision, the table as it
+        ended, their own position, then `results` (the scores, how they were counted, the
+        winners), at the bottom where a page ends. A person at the terminal may then look at
+        the table, the log and the cards (END_PROMPT) before leaving; input from a file or a
+        pipe does not wait there."""
         view = view.for_person()
         news = self._news(view.log(), view.forced(), *self.read.get(view.player, (0, 0)))
         width, height = self.terminal.size()
         told = news_heading(news, width) + [line for item in log_items(news, width) for line in item]
-        last = heading("yours") + own_lines(view, width) + [Line(r, "bold") for r in results]
+        last = heading("yours") + own_lines(view, width, empty=False) + [Line(r, "bold") for r in results]
+        blocks = table_blocks(view, width)
+        whole = [line for block in blocks for line in block]
+        title = heading("the table at the end", width)
         self.terminal.clear()
-        if height is None or len(told) + len(last) < height:
+        if height is None or len(told) + len(title) + len(whole) + len(last) < height:
+            last = (title if whole else []) + whole + last
             self.terminal.show(told + last)
-            return
-        self.terminal.page(told, more=True)  # the news a page at a time, then the results on a screen
-        self.terminal.clear()
-        self.terminal.page(last)
+        else:  # the news and the whole table a page at a time, then the results with what fits of it
+            table = fitted(blocks, height - len(last) - len(title) - 1)  # 1: the prompt's line
+            self.terminal.page(told + (title + whole if len(table) < len(whole) else []), more=True)
+            last = (title + table if table else []) + last
+            self.terminal.clear()
+            self.terminal.page(last)
+        self.linger(view, last)
+
+    def linger(self, view: PlayerView, last: list[Line]) -> None:
+        """After the end, answer t, log, i NAME and r (`last` again) until Enter, q or the end of
+        input; at once where nobody types at a terminal. `view` is what may be shown: a person's
+        own, or, with several at the terminal, what all may see."""
+        while self.terminal.interactive:
+            try:
+                text = ask(self.stdin, self.stdout, END_PROMPT)
+            except QuitGame:  # q, the end of input or Ctrl-C: leave
+                return
+            if not text:
+                return
+            if text in ("?", "h", "help"):
+                self.say(END_HELP)
+            elif text.lower() in ("r", "redraw"):
+                self.terminal.clear()
+                self.terminal.page(last)
+            elif not self._look(view, text, []):
+                self.say(f"'{_short(text)}' is not a command here; ? for help, Enter to leave.")
 
     @staticmethod
     def _news(log: list[str], forced: list[tuple[int, str]], lines: int, choices: int) -> list[str]:

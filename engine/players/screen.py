@@ -68,13 +68,13 @@ def _per_player(value: Any, pv: PlayerView) -> bool:
     return isinstance(value, dict) and pv.you is not None and pv.you in value
 
 
-def own_lines(pv: PlayerView, width: int | None) -> list[Line]:
+def own_lines(pv: PlayerView, width: int | None, empty: bool = True) -> list[Line]:
     """The viewer's own zones (a zone of a family per player: their hand, their tableau...), in
-    the order the rules declare them, and their share of every counter kept per player, on one
-    line."""
+    the order the rules declare them (the empty ones too unless not `empty`: at the end, an
+    empty hand says nothing), and their share of every counter kept per player, on one line."""
     lines: list[Line] = []
     for z in pv.zones():
-        if z["display"] and z["mine"]:
+        if z["display"] and z["mine"] and (empty or z["cards"]):
             lines += entry(z["label"], zone_text(z), width, "bold")
     mine = [f"{name.replace('_', ' ')} {counter_text(value[pv.you], False)}"
             for name, value in pv.counters().items() if _per_player(value, pv) and counter_text(value[pv.you]).strip()]
@@ -106,6 +106,20 @@ def table_blocks(pv: PlayerView, width: int | None, everything: bool = False,
         if everything or (text.strip() and text != "-"):
             blocks.append(entry(name.replace("_", " "), text, width))
     return blocks
+
+
+def fitted(blocks: list[list[Line]], room: int) -> list[Line]:
+    """The table's blocks in `room` lines: all of them, or the whole blocks that fit in their
+    order and a note of the rest (nothing where there is no room)."""
+    table = [line for block in blocks for line in block]
+    if len(table) > room:
+        table = []
+        for block in blocks:
+            if len(table) + len(block) < room:
+                table += block
+        if room > 0:
+            table.append(Line("  ... more of the table: type t", "dim"))
+    return table
 
 
 def option_order(pv: PlayerView) -> list[int]:
@@ -221,14 +235,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     before = [line for item in items[:len(items) - shown] for line in item]
     news_lines = [line for item in items[len(items) - shown:] for line in item]
     room -= len(news_lines)
-    table = [line for block in blocks for line in block]
-    if len(table) > room:  # what fits, whole blocks in their order, and a note of the rest
-        table = []
-        for block in blocks:
-            if len(table) + len(block) < room:
-                table += block
-        if room > 0:
-            table.append(Line("  ... more of the table: type t", "dim"))
+    table = fitted(blocks, room)
     if before:
         before = heading(f"since your last decision ({len(news)} lines)", width) + before
         news_head = heading(f"since your last decision (the last {shown} of {len(news)} lines)", width)

@@ -115,6 +115,7 @@ class Ruleset:
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
     breakdown: dict[str, Callable] = field(default_factory=dict)  # the score's named parts, in order
+    breakdown_descriptions: dict[str, str] = field(default_factory=dict)  # how parts are counted, in words
     breakdown_checked: bool = False  # both `score` and `breakdown` are written: the parts must add up to it
     breakdown_at: Location | None = None
     score_at: Location | None = None  # where the score is written: its rule, or the breakdown's
@@ -439,9 +440,11 @@ class _Builder:
         rs.codes = {**self.codes, rs.main.id: rs.main, EMIT.id: EMIT}
         rs.lambdas = names.lambdas
         scoring = d.get("scoring", {})
-        for part in scoring.get("breakdown", {}):
-            rs.breakdown[part] = self.compile(("scoring", "breakdown", part), "expression", ["player"],
-                                              f"breakdown part {part}")
+        for part, written in scoring.get("breakdown", {}).items():
+            at = ("scoring", "breakdown", part) + (("expr",) if isinstance(written, dict) else ())
+            rs.breakdown[part] = self.compile(at, "expression", ["player"], f"breakdown part {part}")
+            if isinstance(written, dict) and "description" in written:
+                rs.breakdown_descriptions[part] = written["description"]
         if rs.breakdown:
             rs.breakdown_at = self.smap.at(("scoring", "breakdown"), key=True)
         if "score" in scoring:

@@ -8,6 +8,7 @@ it, which every breakdown read checks, so a part left out shows in the first gam
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Callable
 
 from ..core.errors import EffectError
@@ -72,9 +73,26 @@ def breakdown(g: Any, scores: dict[Player, Any] | None = None) -> dict[Player, d
     return result
 
 
+def how_counted(rules: Any, width: int = 78) -> list[str]:
+    """How each part of the score is counted, in the words of the parts' `description`s, cut
+    to `width`: a line (or a few) a description, after the names of the parts it tells (parts
+    counted alike, such as one per company, share it); none for a ruleset without them."""
+    told: dict[str, list[str]] = {}
+    for name in rules.breakdown:
+        if name in rules.breakdown_descriptions:
+            told.setdefault(rules.breakdown_descriptions[name], []).append(name)
+    if not told:
+        return []
+    return ["How each part is counted:"] + [
+        line for text, parts in told.items()
+        for line in textwrap.wrap(f"{', '.join(parts)}: {text}", width, initial_indent="  ",
+                                  subsequent_indent="    ", break_on_hyphens=False)]
+
+
 def results_lines(g: Any, names: dict[int, str]) -> list[str]:
     """A finished game's results as text: a table of each player's parts and score (and own
-    score beside the team's, with teams in play), then the winners and the seed."""
+    score beside the team's, with teams in play), how each part is counted (where the ruleset
+    says), then the winners and the seed."""
     scores = g.scores()
     parts = g.breakdown(scores)
     teams = g.team_groups()
@@ -87,5 +105,5 @@ def results_lines(g: Any, names: dict[int, str]) -> list[str]:
 
     def line(cells: list[str]) -> str:
         return "  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-    return [line(headers), *(line(r) for r in rows),
+    return [line(headers), *(line(r) for r in rows), *how_counted(g.rules),
             "Winner(s): " + ", ".join(names[int(p)] for p in g.winners(scores)), f"Seed: {g.seed}"]
