@@ -133,6 +133,7 @@ class Ruleset:
     description: str = ""  # what the game is about, for `engine info`
     source: str = ""  # where its rules and figures come from
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
+    names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
     _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
     _loaded: bool = field(default=False, repr=False)
@@ -385,7 +386,7 @@ class _Builder:
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()})
-        self.names = names
+        self.names = rs.names = names
         for name, b in d.get("boards", {}).items():
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
@@ -402,6 +403,7 @@ class _Builder:
                      if (tree := self._parse(("functions", name, "expr"), "expression", f"function {name}"))
                      is not None}
         names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
+        names.sources = {name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()}
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
@@ -760,6 +762,7 @@ class _Builder:
             return nothing
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
+        compiler.text = text
         try:
             if start == "program":
                 return compiler.program(tree, params)

@@ -1,0 +1,278 @@
+"""Why a thing is not among a person's options: the rule that leaves it out, in words.
+
+Asked only at a person's request (`why NAME` at the terminal, through `PlayerView.why`), never
+while a game runs: the rules run compiled (lang/codegen.py) and keep no trace. Here the
+pending choose()'s options, as written (its `ChoiceSite`), are walked as a tree: each part that
+matters (a filter's condition, the test of an `if ... else`, a local's `let`, a function of the
+ruleset) is compiled on its own and evaluated on a copy of the game, in the locals the choice
+waits with, and said with its source text and the values it read. The game is never changed.
+
+A value is said only when the person may see everything it was worked out from: a part that
+reads a card they cannot see is "a rule about something you cannot see" (`read` returns None
+for it), so `why` tells nothing the view does not.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from lark import Token, Tree
+
+from ..core.errors import Diagnostic, Location
+from ..core.table import Card, Table, Zone
+from ..core.text import Text
+from ..lang.compiler import ChoiceSite, Compiler
+from .game import Game
+
+HIDDEN = "a rule about something you cannot see"
+MOST_LINES = 12  # an answer fits a screen beside its prompt
+MOST_DEPTH = 6  # functions and locals followed, at most, into one another
+
+Reader = Callable[[Any], "str | None"]  # a value as the person reads it; None: it shows what they may not see
+
+
+@dataclass
+class _At:
+    """Where a part of a rule is evaluated: the text its positions index, and its locals."""
+
+    text: str
+    env: dict[str, Any]
+    rule: str
+
+
+class _Explainer:
+    def __init__(self, game: Game, site: ChoiceSite, read: Reader, hidden: Callable[[Any], bool],
+                 matches: Callable[[Any], bool]):
+        self.game, self.site, self.read, self.hidden, self.matches = game, site, read, hidden, matches
+        self.names = game.rules.names
+        self.name = ""  # what the person asked about, as they typed it
+        self._compiled: dict[tuple, Any] = {}
+
+    # -------------------------------------------------------------- evaluation, on request
+
+    def value(self, node: Tree | Token, at: _At) -> Any:
+        """`node`'s value in `at`'s locals, compiled now (once per node and locals); raises
+        on any fault, which the caller takes as "cannot be told"."""
+        key = (id(node), tuple(at.env))
+        fn = self._compiled.get(key)
+        if fn is None:
+            problems: list[Diagnostic] = []
+            compiler = Compiler(self.names, lambda line, col: Location(at.rule, line, col), at.rule, problems)
+            fn = compiler.expression(Tree("expression", [node]), list(at.env))
+            if problems:
+                raise ValueError(problems[0].message)
+            self._compiled[key] = fn
+        return fn(self.game, dict(at.env))
+
+    def reads_hidden(self, node: Tree | Token, at: _At) -> bool:
+        """Whether `node`, or a part of it, is worked out from a card the person cannot see."""
+        parts = [node] + ([n for n in node.iter_subtrees() if n is not node] if isinstance(node, Tree) else [])
+        for part in parts:
+            if isinstance(part, Tree) and part.data in ("list_comp", "lambda_expr", "comp_clause", "arguments"):
+                continue
+            try:
+                if self.hidden(self.value(part, at)):
+                    return True
+            except Exception:  # a part naming a comprehension's variable: its comprehension is checked whole
+                continue
+        return False
+
+    def said(self, node: Tree | Token, at: _At) -> str | None:
+        """`node`'s value as the person reads it; None when it reads what they cannot see."""
+        if self.reads_hidden(node, at):
+            return None
+        return self.read(self.value(node, at))
+
+    @staticmethod
+    def src(node: Tree | Token, at: _At) -> str:
+        return ChoiceSite(node, at.text, Tree("program", []), at.rule).source(node)
+
+    # -------------------------------------------------------------- why a value is not among a list's
+
+    def absent(self, node: Tree | Token, at: _At, depth: int = 0) -> list[str] | None:
+        """Why no item of `node`'s value matches: the lines that say it, or None when the thing
+        asked about is nowhere to be found in it (nothing to tell)."""
+        if depth > MOST_DEPTH or not isinstance(node, Tree):
+            return None
+        kind, kids = node.data, node.children
+        if kind == "list_comp":
+            return self._comprehension(kids[0], kids[1], at, depth)
+        if kind == "cond_expr":
+            taken, cond, other = kids
+            shown = self.said(cond, at)
+            if shown is None:
+                return [HIDDEN]
+            branch = taken if self.value(cond, at) else other
+            lines = [f"{self.src(cond, at)} is {shown}{self._sides(cond, at)}, so the options are "
+                     f"{self.src(branch, at)}"]
+            return lines + (self.absent(branch, at, depth + 1) or [f"which do not hold {self.name}"])
+        if kind == "arith" and str(kids[1]).strip() == "+":
+            found = [self.absent(k, at, depth + 1) for k in (kids[0], kids[2])]
+            found = [f for f in found if f]
+            return [line for f in found for line in f] if found else None
+        if kind == "name":
+            return self._local(str(kids[0]), node, at, depth)
+        if kind == "call":
+            return self._function(node, at, depth)
+        return None
+
+    def _comprehension(self, element: Tree, clause: Tree, at: _At, depth: int) -> list[str] | None:
+        var, iterable, cond = clause.children
+        items = self.value(iterable, at)
+        if isinstance(items, Zone):
+            items = self.game.table.contents[items.index]
+        for item in (items if isinstance(items, (list, tuple)) else []):
+            inner = _At(at.text, {**at.env, str(var): item}, at.rule)
+            try:
+                if not self.matches(self.value(element, inner)) or self.hidden(item):
+                    continue
+            except Exception:
+                continue
+            if cond is None or self.value(cond, inner):
+                return None  # it is there: some later part leaves it out
+            return [f"{self.read(item)} is left out by: if {self.src(cond, inner)}"] + \
+                ["  " + line for line in self.false(cond, inner, depth + 1)]
+        return self.absent(iterable, at, depth + 1)
+
+    def _local(self, name: str, node: Tree, at: _At, depth: int) -> list[str] | None:
+        """A local of the rule: explained by the `let` (or assignment) that last set it before
+        the choice, evaluated in the locals the choice waits with."""
+        if at.text is not self.site.text or name not in at.env:
+            return None
+        before = node.meta.start_pos if not node.meta.empty else len(at.text)
+        value = None
+        for stmt in self.site.rule_tree.iter_subtrees_topdown():
+            if stmt.data in ("let_stmt", "assign_stmt") and not stmt.meta.empty and stmt.meta.end_pos <= before:
+                target = stmt.children[0]
+                named = str(target) if isinstance(target, Token) else (
+                    str(target.children[0]) if target.data == "name_target" else None)
+                if named == name:
+                    value = stmt.children[-1]
+        if value is None or (isinstance(value, Tree) and value.data == "call"
+                             and str(value.children[0].children[0]).startswith("choose")):
+            return None
+        found = self.absent(value, at, depth + 1)
+        return [f"{name} = {self.src(value, at)}"] + found if found else None
+
+    def _function(self, node: Tree, at: _At, depth: int) -> list[str] | None:
+        """A function of the ruleset: its body, its parameters given the call's values."""
+        callee, args = node.children
+        name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
+        if name not in self.names.sources or name in at.env or args is None or args.data != "arguments":
+            return None
+        tree, text = self.names.sources[name]
+        params = self.names.functions[name]
+        values = [self.value(a, at) for a in args.children]
+        if len(values) != len(params):
+            return None
+        found = self.absent(tree.children[0], _At(text, dict(zip(params, values)), f"function {name}"), depth + 1)
+        return [f"{self.src(node, at)}:"] + ["  " + line for line in found] if found else None
+
+    # -------------------------------------------------------------- why a condition is false
+
+    def false(self, cond: Tree | Token, at: _At, depth: int) -> list[str]:
+        """Why `cond`, which is false, is: its false parts, each with the values it read."""
+        if self.reads_hidden(cond, at):
+            return [HIDDEN]
+        if isinstance(cond, Tree) and depth <= MOST_DEPTH:
+            kind, kids = cond.data, cond.children
+            if kind == "and_op":
+                failing = next((k for k in kids if not self.value(k, at)), None)
+                if failing is not None:
+                    return self.false(failing, at, depth + 1)
+            if kind == "or_op":
+                return [f"none of these holds: {self.src(cond, at)}"] + \
+                    ["  " + line for k in kids for line in self.false(k, at, depth + 1)]
+            if kind == "not_op":
+                return [f"{self.src(kids[0], at)} is {self.said(kids[0], at)}{self._sides(kids[0], at)}"]
+            if kind == "call":
+                inner = self._false_function(cond, at, depth)
+                if inner:
+                    return inner
+        return [f"{self.src(cond, at)} is {self.said(cond, at)}{self._sides(cond, at)}"]
+
+    def _sides(self, cond: Tree | Token, at: _At) -> str:
+        """For a comparison, what each side that is not written as a value is: ": a is 3, b is 5"."""
+        if not isinstance(cond, Tree) or cond.data != "compare":
+            return ""
+        parts = [f"{self.src(k, at)} is {self.said(k, at)}" for k in (cond.children[0], cond.children[2])
+                 if isinstance(k, Tree) and k.data not in ("number", "string", "true", "false", "none")]
+        return ": " + ", ".join(parts) if parts else ""
+
+    def _false_function(self, node: Tree, at: _At, depth: int) -> list[str] | None:
+        callee, args = node.children
+        name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
+        if name not in self.names.sources or name in at.env or args is None or args.data != "arguments":
+            return None
+        tree, text = self.names.sources[name]
+        params = self.names.functions[name]
+        values = [self.value(a, at) for a in args.children]
+        if len(values) != len(params):
+            return None
+        inner = _At(text, dict(zip(params, values)), f"function {name}")
+        return [f"{self.src(node, at)} is {self.said(node, at)}, since"] + \
+            ["  " + line for line in self.false(tree.children[0], inner, depth + 1)]
+
+
+def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[Any], bool]) -> list[str]:
+    """Why nothing `player` may name `what` is among their options now, as lines of text; or
+    that it is offered, or that there is nothing to explain. Works on a copy of `game`."""
+    d = game.pending
+    if d is None or d.player != player:
+        return ["You have no decision to make now, so nothing is left out of one."]
+    wanted = what.strip().casefold()
+    for exact in (True, False):
+        def matches(value: Any, exact: bool = exact) -> bool:
+            shown = read(value)
+            return shown is not None and (shown.casefold() == wanted if exact else wanted in shown.casefold())
+        offered = [o for o in d.options if matches(o)]
+        if offered:
+            return [f"{read(offered[0])} is offered: it is one of your options."]
+        site = _site(game)
+        if site is None:
+            continue
+        copy = game.clone()
+        explainer = _Explainer(copy, site, read, hidden, matches)
+        explainer.name = what.strip()
+        frame = copy.frames[-1]
+        try:
+            lines = explainer.absent(site.options, _At(site.text, dict(frame.env), site.rule))
+        except Exception:  # a part that cannot be worked out on its own: say what is known
+            lines = None
+        if lines:
+            return [f"'{what.strip()}' is not offered. This decision's options are:",
+                    f"  {site.source(site.options)}"] + ["  " + line for line in lines][:MOST_LINES]
+    site = _site(game)
+    if site is None:
+        return [f"'{what.strip()}' is not offered, and this decision's options come from no rule that",
+                "can be taken apart (nothing left them out one by one)."]
+    return [f"'{what.strip()}' is not among this decision's options, which are:",
+            f"  {site.source(site.options)}"]
+
+
+def _site(game: Game) -> ChoiceSite | None:
+    """Where the pending choice's options are written, if a choose() asked it."""
+    if not game.frames:
+        return None
+    frame = game.frames[-1]
+    op = frame.code.ops[frame.pc] if 0 <= frame.pc < len(frame.code.ops) else None
+    return getattr(op, "site", None)
+
+
+def reaches_hidden(value: Any, unseen: Callable[[Card], bool], table: Table, depth: int = 0) -> bool:
+    """Whether `value` holds a card `unseen` says the person cannot see (in a list, a table,
+    a text, a zone)."""
+    if depth > 4:
+        return False
+    if isinstance(value, Card):
+        return unseen(value)
+    if isinstance(value, Text):
+        return any(unseen(c) for c in value.cards())
+    if isinstance(value, Zone):
+        return any(unseen(c) for c in table.contents[value.index])
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(reaches_hidden(v, unseen, table, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(reaches_hidden(k, unseen, table, depth + 1) or reaches_hidden(v, unseen, table, depth + 1)
+                   for k, v in value.items())
+    return False
