@@ -21,7 +21,7 @@ from lark import Token, Tree
 from ..core.errors import Diagnostic, Location
 from ..core.table import Card, Table, Zone
 from ..core.text import Text
-from ..lang.compiler import ChoiceSite, Compiler
+from ..lang.compiler import ChoiceSite, Compiler, string_value
 from .game import Game
 
 HIDDEN = "a rule about something you cannot see"
@@ -53,6 +53,12 @@ class _Explainer:
     def value(self, node: Tree | Token, at: _At) -> Any:
         """`node`'s value in `at`'s locals, compiled now (once per node and locals); raises
         on any fault, which the caller takes as "cannot be told"."""
+        if isinstance(node, Tree) and node.data == "call" and isinstance(node.children[0], Tree) \
+                and node.children[0].data == "name" and str(node.children[0].children[0]) in self.names.direct \
+                and str(node.children[0].children[0]) not in at.env:  # a procedure that asks nobody: its value
+            name, args = str(node.children[0].children[0]), node.children[1]
+            values = [self.value(a, at) for a in args.children] if args is not None else []
+            return self.names.calls[name](self.game, dict(zip(self.names.procedures[name], values)))
         key = (id(node), tuple(at.env))
         fn = self._compiled.get(key)
         if fn is None:
@@ -67,8 +73,11 @@ class _Explainer:
     def reads_hidden(self, node: Tree | Token, at: _At) -> bool:
         """Whether `node`, or a part of it, is worked out from a card the person cannot see."""
         parts = [node] + ([n for n in node.iter_subtrees() if n is not node] if isinstance(node, Tree) else [])
+        # What is indexed or called is not read whole (hand[p] reads one hand, not every one).
+        whole = {id(n.children[0]) for n in parts if isinstance(n, Tree) and n.data in ("index", "index_pair", "call")}
         for part in parts:
-            if isinstance(part, Tree) and part.data in ("list_comp", "lambda_expr", "comp_clause", "arguments"):
+            if isinstance(part, Tree) and (part.data in ("list_comp", "lambda_expr", "comp_clause", "arguments")
+                                           or id(part) in whole):
                 continue
             try:
                 if self.hidden(self.value(part, at)):
@@ -158,15 +167,50 @@ class _Explainer:
         """A function of the ruleset: its body, its parameters given the call's values."""
         callee, args = node.children
         name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
-        if name not in self.names.sources or name in at.env or args is None or args.data != "arguments":
+        if name not in self.names.sources or name in at.env:
             return None
         tree, text = self.names.sources[name]
-        params = self.names.functions[name]
-        values = [self.value(a, at) for a in args.children]
+        procedure = name in self.names.procedures
+        params = (self.names.procedures if procedure else self.names.functions)[name]
+        values = [self.value(a, at) for a in args.children] if args is not None and args.data == "arguments" else []
         if len(values) != len(params):
             return None
-        found = self.absent(tree.children[0], _At(text, dict(zip(params, values)), f"function {name}"), depth + 1)
+        inner = _At(text, dict(zip(params, values)), f"{'procedure' if procedure else 'function'} {name}")
+        found = self._procedure(tree, inner, depth + 1) if procedure else self.absent(tree.children[0], inner, depth + 1)
         return [f"{self.src(node, at)}:"] + ["  " + line for line in found] if found else None
+
+    def _procedure(self, tree: Tree, at: _At, depth: int) -> list[str] | None:
+        """A procedure that builds its value statement by statement: the `if` whose branch adds
+        the thing asked about (a literal that reads as it), and why that branch was not taken.
+        Its plain `let`s before it are evaluated in order, for the conditions that read them."""
+        for stmt in tree.children:
+            if not isinstance(stmt, Tree):
+                continue
+            if stmt.data == "let_stmt":
+                try:
+                    at.env[str(stmt.children[0])] = self.value(stmt.children[1], at)
+                except Exception:
+                    return None  # a let that asks a player, or that cannot be told on its own
+            elif stmt.data == "if_stmt":
+                cond, suite, *rest = stmt.children
+                branches = [(cond, suite)] + [(c.children[0], c.children[1]) if c.data == "elif_clause"
+                                              else (None, c.children[0]) for c in rest if c is not None]
+                for test, body in branches:
+                    if self._adds(body) and test is not None and not self.value(test, at):
+                        said = self.false(test, at, depth + 1)
+                        return [f"it is added only if {self.src(test, at)}"] + ["  " + line for line in said]
+        return None
+
+    def _adds(self, body: Tree) -> bool:
+        """Whether a statement's body writes a literal that reads as the thing asked about."""
+        for node in body.iter_subtrees():
+            if node.data == "string":
+                try:
+                    if self.matches(string_value(node.children[0])):
+                        return True
+                except Exception:
+                    continue
+        return False
 
     # -------------------------------------------------------------- why a condition is false
 
@@ -176,13 +220,18 @@ class _Explainer:
             return [HIDDEN]
         if isinstance(cond, Tree) and depth <= MOST_DEPTH:
             kind, kids = cond.data, cond.children
+            if kind in ("and_op", "or_op"):
+                kids = _flat(cond, kind)
             if kind == "and_op":
                 failing = next((k for k in kids if not self.value(k, at)), None)
                 if failing is not None:
                     return self.false(failing, at, depth + 1)
             if kind == "or_op":
+                relevant = [k for k in kids if not self._other_case(k, at)] or kids
+                if len(relevant) == 1:
+                    return self.false(relevant[0], at, depth + 1)
                 return [f"none of these holds: {self.src(cond, at)}"] + \
-                    ["  " + line for k in kids for line in self.false(k, at, depth + 1)]
+                    ["  " + line for k in relevant for line in self.false(k, at, depth + 1)]
             if kind == "not_op":
                 return [f"{self.src(kids[0], at)} is {self.said(kids[0], at)}{self._sides(kids[0], at)}"]
             if kind == "call":
@@ -190,6 +239,13 @@ class _Explainer:
                 if inner:
                     return inner
         return [f"{self.src(cond, at)} is {self.said(cond, at)}{self._sides(cond, at)}"]
+
+    def _other_case(self, part: Tree | Token, at: _At) -> bool:
+        """Whether a part of an `or` is about another case than this one: a false comparison,
+        or an `and` that begins with one ('a == "Build" and ...' asked about another action)."""
+        if isinstance(part, Tree) and part.data == "and_op":
+            part = part.children[0]
+        return isinstance(part, Tree) and part.data == "compare" and not self.value(part, at)
 
     def _sides(self, cond: Tree | Token, at: _At) -> str:
         """For a comparison, what each side that is not written as a value is: ": a is 3, b is 5"."""
@@ -202,7 +258,8 @@ class _Explainer:
     def _false_function(self, node: Tree, at: _At, depth: int) -> list[str] | None:
         callee, args = node.children
         name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
-        if name not in self.names.sources or name in at.env or args is None or args.data != "arguments":
+        if name not in self.names.functions or name not in self.names.sources or name in at.env \
+                or args is None or args.data != "arguments":
             return None
         tree, text = self.names.sources[name]
         params = self.names.functions[name]
@@ -248,6 +305,12 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
                 "can be taken apart (nothing left them out one by one)."]
     return [f"'{what.strip()}' is not among this decision's options, which are:",
             f"  {site.source(site.options)}"]
+
+
+def _flat(node: Tree, kind: str) -> list[Tree | Token]:
+    """The parts of `a or b or c` (parsed as `(a or b) or c`), or of an `and`, side by side."""
+    return [p for k in node.children
+            for p in (_flat(k, kind) if isinstance(k, Tree) and k.data == kind else [k])]
 
 
 def _site(game: Game) -> ChoiceSite | None:

@@ -62,7 +62,7 @@ class Names:
     direct: set[str] = field(default_factory=set)  # procedures that never ask a player: plain calls
     counted: set[str] = field(default_factory=set)  # functions and plain procedures whose calls are steps
     codes: dict[str, Code] = field(default_factory=dict)  # the others' codes, each run in a frame
-    # Each function's tree and text, to explain a choice's options on request (game/why.py).
+    # Each function's and procedure's tree and text, to explain a choice's options on request (game/why.py).
     sources: dict[str, tuple[Tree, str]] = field(default_factory=dict)
 
     def all(self) -> set[str]:

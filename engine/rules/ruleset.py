@@ -403,7 +403,8 @@ class _Builder:
                      if (tree := self._parse(("functions", name, "expr"), "expression", f"function {name}"))
                      is not None}
         names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
-        names.sources = {name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()}
+        names.sources = {**{name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()},
+                         **{name: (tree, self._text(("procedures", name, "do"))) for name, tree in trees.items()}}
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
