@@ -25,8 +25,8 @@ from ..lang.compiler import ChoiceSite, Compiler, string_value
 from .game import Game
 
 HIDDEN = "a rule about something you cannot see"
-MOST_LINES = 12  # an answer fits a screen beside its prompt
-MOST_DEPTH = 6  # functions and locals followed, at most, into one another
+MOST_LINES = 18  # an answer fits a screen beside its prompt
+MOST_DEPTH = 14  # parts, functions and locals followed, at most, into one another
 
 Reader = Callable[[Any], "str | None"]  # a value as the person reads it; None: it shows what they may not see
 
@@ -111,10 +111,15 @@ class _Explainer:
             shown = self.said(cond, at)
             if shown is None:
                 return [HIDDEN]
-            branch = taken if self.value(cond, at) else other
+            branch, skipped = (taken, other) if self.value(cond, at) else (other, taken)
             lines = [f"{self.src(cond, at)} is {shown}{self._sides(cond, at)}, so the options are "
                      f"{self.src(branch, at)}"]
-            return lines + (self.absent(branch, at, depth + 1) or [f"which do not hold {self.name}"])
+            found = self.absent(branch, at, depth + 1)
+            if found:
+                return lines + found
+            if self._holds(skipped, at):  # it is in the branch the test did not take
+                return lines + [f"which do not hold {self.name}"]
+            return None
         if kind == "arith" and str(kids[1]).strip() == "+":
             found = [self.absent(k, at, depth + 1) for k in (kids[0], kids[2])]
             found = [f for f in found if f]
@@ -124,6 +129,61 @@ class _Explainer:
         if kind == "call":
             return self._function(node, at, depth)
         return None
+
+    def _holds(self, node: Tree | Token, at: _At) -> bool:
+        try:
+            items = self.value(node, at)
+        except Exception:
+            return False
+        if isinstance(items, Zone):
+            items = self.game.table.contents[items.index]
+        return isinstance(items, (list, tuple)) and any(self.matches(i) and not self.hidden(i) for i in items)
+
+    def empty(self, node: Tree | Token, at: _At, depth: int) -> list[str]:
+        """Why `node`'s list is empty: its comprehension's items, each with why its filter
+        leaves it out (the first few), through the ruleset's functions and `if ... else`."""
+        if depth > MOST_DEPTH or not isinstance(node, Tree):
+            return []
+        kind, kids = node.data, node.children
+        if kind == "list_comp":
+            var, iterable, cond = kids[1].children
+            items = self.value(iterable, at)
+            if isinstance(items, Zone):
+                items = self.game.table.contents[items.index]
+            if not items:
+                return [f"{self.src(iterable, at)} is empty"] + self.empty(iterable, at, depth + 1)
+            if cond is None or not isinstance(items, (list, tuple)):
+                return []
+            lines = [f"each of {self.src(iterable, at)} is left out by: if {self.src(cond, at)}"]
+            for item in items[:3]:
+                inner = _At(at.text, {**at.env, str(var): item}, at.rule)
+                said = self.read(item) if not self.hidden(item) else "a card you cannot see"
+                lines += [f"  for {said}:"] + ["    " + line for line in self.false(cond, inner, depth + 1)]
+            return lines + ([f"  and {len(items) - 3} more"] if len(items) > 3 else [])
+        if kind == "cond_expr":
+            taken, cond, other = kids
+            branch = taken if self.value(cond, at) else other
+            return self.empty(branch, at, depth + 1)
+        if kind == "call":
+            inner = self._body(node, at)
+            if inner is not None:
+                tree, body_at = inner
+                return [f"{self.src(node, at)}:"] + ["  " + line for line in self.empty(tree.children[0], body_at, depth + 1)]
+        return []
+
+    def _body(self, node: Tree, at: _At) -> tuple[Tree, _At] | None:
+        """A call of a function of the ruleset: its tree, and its parameters given the call's values."""
+        callee, args = node.children
+        name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
+        if name not in self.names.functions or name not in self.names.sources or name in at.env \
+                or args is None or args.data != "arguments":
+            return None
+        tree, text = self.names.sources[name]
+        params = self.names.functions[name]
+        values = [self.value(a, at) for a in args.children]
+        if len(values) != len(params):
+            return None
+        return tree, _At(text, dict(zip(params, values)), f"function {name}")
 
     def _comprehension(self, element: Tree, clause: Tree, at: _At, depth: int) -> list[str] | None:
         var, iterable, cond = clause.children
@@ -238,7 +298,24 @@ class _Explainer:
                 inner = self._false_function(cond, at, depth)
                 if inner:
                     return inner
+                if self._builtin(cond, "any") and kids[1] is not None and kids[1].data == "comp_argument":
+                    element, clause = kids[1].children
+                    listed = Tree("list_comp", [Tree("true", []), Tree("comp_clause", [clause.children[0],
+                                  clause.children[1], element])], clause.meta)
+                    return [f"{self.src(cond, at)} is no:"] + ["  " + line for line in self.empty(listed, at, depth + 1)]
+            if kind == "compare":
+                counted = next((k for k in (kids[0], kids[2]) if self._builtin(k, "count")
+                                and k.children[1] is not None and k.children[1].data == "arguments"), None)
+                if counted is not None and self.value(counted, at) == 0:
+                    listed = counted.children[1].children[0]
+                    return [f"{self.src(cond, at)} is no: {self.src(counted, at)} is 0"] + \
+                        ["  " + line for line in self.empty(listed, at, depth + 1)]
         return [f"{self.src(cond, at)} is {self.said(cond, at)}{self._sides(cond, at)}"]
+
+    def _builtin(self, node: Tree | Token, name: str) -> bool:
+        """Whether `node` calls the language's function `name` (no local hides it)."""
+        return isinstance(node, Tree) and node.data == "call" and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "name" and str(node.children[0].children[0]) == name
 
     def _other_case(self, part: Tree | Token, at: _At) -> bool:
         """Whether a part of an `or` is about another case than this one: a false comparison,
@@ -256,17 +333,10 @@ class _Explainer:
         return ": " + ", ".join(parts) if parts else ""
 
     def _false_function(self, node: Tree, at: _At, depth: int) -> list[str] | None:
-        callee, args = node.children
-        name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
-        if name not in self.names.functions or name not in self.names.sources or name in at.env \
-                or args is None or args.data != "arguments":
+        found = self._body(node, at)
+        if found is None:
             return None
-        tree, text = self.names.sources[name]
-        params = self.names.functions[name]
-        values = [self.value(a, at) for a in args.children]
-        if len(values) != len(params):
-            return None
-        inner = _At(text, dict(zip(params, values)), f"function {name}")
+        tree, inner = found
         return [f"{self.src(node, at)} is {self.said(node, at)}, since"] + \
             ["  " + line for line in self.false(tree.children[0], inner, depth + 1)]
 
@@ -297,8 +367,10 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
         except Exception:  # a part that cannot be worked out on its own: say what is known
             lines = None
         if lines:
+            if len(lines) > MOST_LINES - 2:  # the first steps and the deepest, which say the reason
+                lines = lines[:4] + ["  ..."] + lines[-(MOST_LINES - 7):]
             return [f"'{what.strip()}' is not offered. This decision's options are:",
-                    f"  {site.source(site.options)}"] + ["  " + line for line in lines][:MOST_LINES]
+                    f"  {site.source(site.options)}"] + ["  " + line for line in lines]
     site = _site(game)
     if site is None:
         return [f"'{what.strip()}' is not offered, and this decision's options come from no rule that",
