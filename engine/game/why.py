@@ -26,6 +26,7 @@ from .game import Game
 
 HIDDEN = "a rule about something you cannot see"
 MOST_LINES = 18  # an answer fits a screen beside its prompt
+MOST_WORK = 20_000  # parts evaluated to tell whether a condition reads what the person cannot see
 MOST_DEPTH = 14  # parts, functions and locals followed, at most, into one another
 
 Reader = Callable[[Any], "str | None"]  # a value as the person reads it; None: it shows what they may not see
@@ -44,6 +45,7 @@ class _Explainer:
     def __init__(self, game: Game, site: ChoiceSite, read: Reader, hidden: Callable[[Any], bool],
                  matches: Callable[[Any], bool]):
         self.game, self.site, self.read, self.hidden, self.matches = game, site, read, hidden, matches
+        self.asked = matches  # `matches` of the options themselves (a comprehension may make its own)
         self.names = game.rules.names
         self.name = ""  # what the person asked about, as they typed it
         self._compiled: dict[tuple, Any] = {}
@@ -71,19 +73,77 @@ class _Explainer:
         return fn(self.game, dict(at.env))
 
     def reads_hidden(self, node: Tree | Token, at: _At) -> bool:
-        """Whether `node`, or a part of it, is worked out from a card the person cannot see."""
-        parts = [node] + ([n for n in node.iter_subtrees() if n is not node] if isinstance(node, Tree) else [])
-        # What is indexed or called is not read whole (hand[p] reads one hand, not every one).
-        whole = {id(n.children[0]) for n in parts if isinstance(n, Tree) and n.data in ("index", "index_pair", "call")}
-        for part in parts:
-            if isinstance(part, Tree) and (part.data in ("list_comp", "lambda_expr", "comp_clause", "arguments")
-                                           or id(part) in whole):
-                continue
-            try:
-                if self.hidden(self.value(part, at)):
+        """Whether `node` is worked out from a card the person cannot see: its value or the
+        value of any part of it, in every locals it is evaluated in (a comprehension's items,
+        a function's body with its arguments). A part that cannot be told, or too much work,
+        counts as hidden: `why` would rather say less."""
+        self.work = 0
+        try:
+            return self._hidden_in(node, at, 0)
+        except Exception:
+            return True
+
+    def _hidden_in(self, node: Tree | Token, at: _At, depth: int, whole: bool = True) -> bool:
+        """`reads_hidden`'s walk; without `whole`, `node`'s own value is not read whole (what is
+        indexed, a zone counted: `hand[p]` reads one hand, `count(deck)` no card of the deck)."""
+        self.work += 1
+        if self.work > MOST_WORK or depth > 3 * MOST_DEPTH:
+            raise RecursionError("too much to check")
+        if not isinstance(node, Tree):
+            return False
+        kind, kids = node.data, node.children
+        if kind in ("number", "string", "true", "false", "none"):
+            return False
+        if kind == "lambda_expr":
+            return True  # a function value: what it reads is known only where it is called
+        if kind == "list_comp" or (kind == "call" and kids[1] is not None and kids[1].data == "comp_argument"):
+            element, clause = kids if kind == "list_comp" else kids[1].children
+            return self._hidden_items(element, clause, at, depth) or (whole and self.hidden(self.value(node, at)))
+        if whole and self.hidden(self.value(node, at)):
+            return True
+        if kind == "call":
+            callee, args = kids
+            name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
+            parts = list(args.children) if args is not None and args.data == "arguments" else []
+            counted_zone = name == "count" and len(parts) == 1 and isinstance(parts[0], Tree) \
+                and parts[0].data in ("name", "index", "index_pair") and isinstance(self.value(parts[0], at), Zone)
+            if any(self._hidden_in(a, at, depth + 1, not counted_zone) for a in parts):
+                return True
+            if name is not None and name not in at.env and name in self.names.sources:
+                tree, text = self.names.sources[name]
+                if name in self.names.procedures:
+                    return True  # its statements are not walked: say nothing of what it finds
+                params = self.names.functions[name]
+                inner = _At(text, dict(zip(params, [self.value(a, at) for a in parts])), f"function {name}")
+                return self._hidden_in(tree.children[0], inner, depth + 1)
+            return name is None  # a function value called
+        if kind == "cond_expr":  # the test and the branch it takes: the other is not evaluated
+            taken, test, other = kids
+            return self._hidden_in(test, at, depth + 1) or \
+                self._hidden_in(taken if self.value(test, at) else other, at, depth + 1)
+        if kind in ("and_op", "or_op"):  # the parts up to the one that decides
+            for k in _flat(node, kind):
+                if self._hidden_in(k, at, depth + 1):
                     return True
-            except Exception:  # a part naming a comprehension's variable: its comprehension is checked whole
-                continue
+                if bool(self.value(k, at)) == (kind == "or_op"):
+                    return False
+            return False
+        if kind in ("index", "index_pair"):
+            return self._hidden_in(kids[0], at, depth + 1, False) or \
+                any(self._hidden_in(k, at, depth + 1) for k in kids[1:])
+        return any(self._hidden_in(k, at, depth + 1) for k in kids if isinstance(k, Tree))
+
+    def _hidden_items(self, element: Tree, clause: Tree, at: _At, depth: int) -> bool:
+        var, iterable, cond = clause.children
+        if self._hidden_in(iterable, at, depth + 1):
+            return True
+        items = self.value(iterable, at)
+        if isinstance(items, Zone):
+            items = self.game.table.contents[items.index]
+        for item in items:
+            inner = _At(at.text, {**at.env, str(var): item}, at.rule)
+            if self._hidden_in(element, inner, depth + 1) or (cond is not None and self._hidden_in(cond, inner, depth + 1)):
+                return True
         return False
 
     def said(self, node: Tree | Token, at: _At) -> str | None:
@@ -147,6 +207,8 @@ class _Explainer:
         kind, kids = node.data, node.children
         if kind == "list_comp":
             var, iterable, cond = kids[1].children
+            if self.reads_hidden(iterable, at):
+                return [HIDDEN]
             items = self.value(iterable, at)
             if isinstance(items, Zone):
                 items = self.game.table.contents[items.index]
@@ -199,9 +261,25 @@ class _Explainer:
                 continue
             if cond is None or self.value(cond, inner):
                 return None  # it is there: some later part leaves it out
-            return [f"{self.read(item)} is left out by: if {self.src(cond, inner)}"] + \
+            shown = self.read(item) if self.matches is self.asked else self.name  # else: what it is made into
+            return [f"{shown} is left out by: if {self.src(cond, inner)}"] + \
                 ["  " + line for line in self.false(cond, inner, depth + 1)]
-        return self.absent(iterable, at, depth + 1)
+        if isinstance(element, Tree) and element.data == "name" and str(element.children[0]) == str(var):
+            return self.absent(iterable, at, depth + 1)
+        # Each item is made into an option ([names[a] for a in offered]): the item asked about
+        # is the one that would be made into it.
+        matches = self.matches
+
+        def made(item: Any) -> bool:
+            try:
+                return matches(self.value(element, _At(at.text, {**at.env, str(var): item}, at.rule)))
+            except Exception:
+                return False
+        self.matches = made
+        try:
+            return self.absent(iterable, at, depth + 1)
+        finally:
+            self.matches = matches
 
     def _local(self, name: str, node: Tree, at: _At, depth: int) -> list[str] | None:
         """A local of the rule: explained by the `let` (or assignment) that last set it before
@@ -276,16 +354,17 @@ class _Explainer:
 
     def false(self, cond: Tree | Token, at: _At, depth: int) -> list[str]:
         """Why `cond`, which is false, is: its false parts, each with the values it read."""
-        if self.reads_hidden(cond, at):
+        kind = cond.data if isinstance(cond, Tree) else ""
+        if kind not in ("and_op", "or_op", "call") and self.reads_hidden(cond, at):
             return [HIDDEN]
         if isinstance(cond, Tree) and depth <= MOST_DEPTH:
-            kind, kids = cond.data, cond.children
-            if kind in ("and_op", "or_op"):
-                kids = _flat(cond, kind)
-            if kind == "and_op":
-                failing = next((k for k in kids if not self.value(k, at)), None)
-                if failing is not None:
-                    return self.false(failing, at, depth + 1)
+            kids = _flat(cond, kind) if kind in ("and_op", "or_op") else cond.children
+            if kind == "and_op":  # the first part that is false, unless a part before it is hidden
+                for k in kids:
+                    if self.reads_hidden(k, at):
+                        return [HIDDEN]
+                    if not self.value(k, at):
+                        return self.false(k, at, depth + 1)
             if kind == "or_op":
                 relevant = [k for k in kids if not self._other_case(k, at)] or kids
                 if len(relevant) == 1:
@@ -303,6 +382,8 @@ class _Explainer:
                     listed = Tree("list_comp", [Tree("true", []), Tree("comp_clause", [clause.children[0],
                                   clause.children[1], element])], clause.meta)
                     return [f"{self.src(cond, at)} is no:"] + ["  " + line for line in self.empty(listed, at, depth + 1)]
+                if self.reads_hidden(cond, at):
+                    return [HIDDEN]
             if kind == "compare":
                 counted = next((k for k in (kids[0], kids[2]) if self._builtin(k, "count")
                                 and k.children[1] is not None and k.children[1].data == "arguments"), None)
@@ -321,8 +402,9 @@ class _Explainer:
         """Whether a part of an `or` is about another case than this one: a false comparison,
         or an `and` that begins with one ('a == "Build" and ...' asked about another action)."""
         if isinstance(part, Tree) and part.data == "and_op":
-            part = part.children[0]
-        return isinstance(part, Tree) and part.data == "compare" and not self.value(part, at)
+            part = _flat(part, "and_op")[0]
+        return isinstance(part, Tree) and part.data == "compare" and not self.reads_hidden(part, at) \
+            and not self.value(part, at)
 
     def _sides(self, cond: Tree | Token, at: _At) -> str:
         """For a comparison, what each side that is not written as a value is: ": a is 3, b is 5"."""
@@ -337,7 +419,7 @@ class _Explainer:
         if found is None:
             return None
         tree, inner = found
-        return [f"{self.src(node, at)} is {self.said(node, at)}, since"] + \
+        return [f"{self.src(node, at)} is no, since"] + \
             ["  " + line for line in self.false(tree.children[0], inner, depth + 1)]
 
 
