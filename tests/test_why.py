@@ -15,6 +15,8 @@ from engine.game.why import HIDDEN
 from engine.players.agents import HumanAgent
 from engine.rules.ruleset import load_ruleset
 
+from test_cli import engine
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = {"trick_of_the_rails": 4, "railways": 3, "isle_of_trains": 3, "trainsilvania": 4}
 
@@ -182,3 +184,13 @@ def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path):
             assert top.label not in answer and f"top.value is {top.props['value']}" not in answer, answer
             told += HIDDEN in answer
     assert told > 0
+
+
+def test_the_guide_shows_what_why_answers():
+    """docs/guide.md's `why red 2` is what the command answers."""
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\nChoose 1-3 \(\? for help\): why red 2\n(.*?)```", guide, flags=re.S).group(1)
+    proc = engine("play", ROOT / "examples" / "guide" / "step3_turns_and_choices.yaml", "--players", "2",
+                  "--seats", "human,random", "--seed", "3", input="why red 2\nq\n\n")
+    answer = proc.stdout.split("Choose 1-3 (? for help): ", 1)[1].split("Choose 1-3", 1)[0]
+    assert answer == block

@@ -187,7 +187,16 @@ class _Explainer:
         if kind == "name":
             return self._local(str(kids[0]), node, at, depth)
         if kind == "call":
-            return self._function(node, at, depth)
+            found = self._function(node, at, depth)
+            if found is not None or node.children[1] is None or node.children[1].data != "arguments":
+                return found
+            # A built-in that orders or copies a list (sorted_by(items, ...), list(items)): the
+            # list it was given, where the thing asked about would have been left out.
+            for arg in node.children[1].children:
+                if isinstance(arg, Tree) and arg.data != "lambda_expr":
+                    found = self.absent(arg, at, depth + 1)
+                    if found:
+                        return found
         return None
 
     def _holds(self, node: Tree | Token, at: _At) -> bool:
