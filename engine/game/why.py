@@ -142,8 +142,10 @@ class _Explainer:
             items = self.game.table.contents[items.index]
         for item in items:
             inner = _At(at.text, {**at.env, str(var): item}, at.rule)
-            if self._hidden_in(element, inner, depth + 1) or (cond is not None and self._hidden_in(cond, inner, depth + 1)):
+            if cond is not None and self._hidden_in(cond, inner, depth + 1):
                 return True
+            if (cond is None or self.value(cond, inner)) and self._hidden_in(element, inner, depth + 1):
+                return True  # (an item the filter leaves out is not made into anything)
         return False
 
     def said(self, node: Tree | Token, at: _At) -> str | None:

@@ -97,8 +97,8 @@ HELP = """\
 Type the number of an option to choose it (asked how many, the number itself),
 or a command:
   i N, i NAME  what a card says: option N, or a card you see, by its name
-  why NAME     why a card you see, or an option's words, is not offered: the rule
-               that leaves it out, with the values it read (why N: option N)
+  why NAME     why a card you see, or an option's words, is not offered:
+               the rule that leaves it out, with the values it read
   log          all that has happened that you may know, a page at a time
   t            the whole table
   r            this decision's screen again
