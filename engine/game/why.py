@@ -235,6 +235,8 @@ class _Explainer:
             return lines + ([f"  and {len(items) - 3} more"] if len(items) > 3 else [])
         if kind == "cond_expr":
             taken, cond, other = kids
+            if self.reads_hidden(cond, at):
+                return [HIDDEN]
             branch = taken if self.value(cond, at) else other
             return self.empty(branch, at, depth + 1)
         if kind == "call":
@@ -270,6 +272,8 @@ class _Explainer:
                     continue
             except Exception:
                 continue
+            if cond is not None and self.reads_hidden(cond, inner):  # its filter's verdict is not told either
+                return [f"whether {self.read(item)} is kept depends on {HIDDEN}: if {self.src(cond, inner)}"]
             if cond is None or self.value(cond, inner):
                 return None  # it is there: some later part leaves it out
             shown = self.read(item) if self.matches is self.asked else self.name  # else: what it is made into
