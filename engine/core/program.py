@@ -229,14 +229,15 @@ class Call(Op):
     """A statement whose call may suspend: a procedure, choose(), emit(). `start` returns the
     value at once or SUSPENDED. Then, with `leaves`, the value is what the frame returns;
     else `then` (g, env, value), if any, puts it where the statement wants it and runs the
-    plain statements that follow."""
+    plain statements that follow. `site`, for a choose(), is where its options are written
+    (lang/compiler.py's ChoiceSite), read only when a person asks why something is not offered."""
 
-    __slots__ = ("start", "then", "leaves")
+    __slots__ = ("start", "then", "leaves", "site")
 
     def __init__(self, start: Callable, then: Callable | None, loc: Location | None, rule: str,
-                 leaves: bool = False):
+                 leaves: bool = False, site: Any = None):
         super().__init__(loc, rule)
-        self.start, self.then, self.leaves = start, then, leaves
+        self.start, self.then, self.leaves, self.site = start, then, leaves, site
 
     def run(self, g, frame):
         value = self.start(g, frame.env)

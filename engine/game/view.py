@@ -24,7 +24,7 @@ from ..core.text import Text, face_down, number_text
 from ..core.values import Lambda
 from ..lang.builtins import describe
 from ..lang.compiler import evaluate
-from . import belief
+from . import belief, why
 from .game import Game, LogEntry
 
 
@@ -185,6 +185,22 @@ class PlayerView:
             return None
         low = d.options[0]
         return (low, d.options[-1]) if d.options == list(range(low, low + len(d.options))) else None
+
+    def why(self, what: str) -> list[str]:
+        """Why nothing this player may name `what` (a card they see, an option's words) is among
+        their options, in the words of the rule that leaves it out (game/why.py), as lines; only
+        what this player may see is said (as a person's screen shows it). Never changes the game."""
+        game = _game_of(self)
+        if self.player is None:
+            return ["why is asked by a player."]
+        table, player = game.table, self.player
+
+        def read(value: Any) -> str | None:
+            return None if why.reaches_hidden(value, unseen, table) else label(value, player, self._names, table, True)
+
+        def unseen(card: Card) -> bool:
+            return not sees(table, card, player, True)
+        return why.explain(game, player, what, read, lambda v: why.reaches_hidden(v, unseen, table))
 
     def world(self, seed: int, log: bool = True) -> Game:
         """A game this player cannot tell from the real one, to think ahead in: the cards they

@@ -62,10 +62,33 @@ class Names:
     direct: set[str] = field(default_factory=set)  # procedures that never ask a player: plain calls
     counted: set[str] = field(default_factory=set)  # functions and plain procedures whose calls are steps
     codes: dict[str, Code] = field(default_factory=dict)  # the others' codes, each run in a frame
+    # Each function's and procedure's tree and text, to explain a choice's options on request (game/why.py).
+    sources: dict[str, tuple[Tree, str]] = field(default_factory=dict)
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
                 | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
+
+
+@dataclass(frozen=True)
+class ChoiceSite:
+    """Where a choose() is written, kept on its instruction for `why` (game/why.py) alone:
+    its options' tree, the rule's text its positions index and the rule's whole tree (where
+    the locals it reads were set). Nothing that runs a game reads it."""
+
+    options: Tree
+    text: str
+    rule_tree: Tree
+    rule: str
+
+    def source(self, node: Tree | Token) -> str:
+        """`node` as written in the rule, on one line."""
+        meta = getattr(node, "meta", None)
+        if isinstance(node, Token):
+            return str(node)
+        if meta is None or meta.empty or not self.text:
+            return source(node)
+        return " ".join(self.text[meta.start_pos:meta.end_pos].split())
 
 
 def called(tree: Tree) -> set[str]:
@@ -530,12 +553,15 @@ class Compiler:
         self.in_env: set[str] | None = None  # with `direct`, the locals kept in `env`; the others are Python's
         self.card_vars: set[str] = set()  # Python locals that can only hold a card
         self.unit = Unit(rule, where(1, 1).file, RUNTIME)
+        self.text = ""  # the rule's text, which its trees' positions index (for ChoiceSite)
+        self.tree: Tree | None = None  # the program being compiled
 
     # ------------------------------------------------------------ entry points
 
     def program(self, tree: Tree, params: list[str]) -> Code:
         """The code running the statements of `tree`, with `params` as its first locals."""
         self.scopes = [dict.fromkeys(params)]
+        self.tree = tree
         asm = Assembler()
         self._emit_block(self._block(tree.children), asm, None)
         asm.add(End())
@@ -755,7 +781,19 @@ class Compiler:
         if store is not None:
             value = self._temp()
             then = self._function(store(_name(value)), loc, ("g", "env", value))
-        return _Ops(lambda asm, loop: asm.add(Call(ref, then, loc, rule, leaves)))
+        site = self._choice_site(node)
+        return _Ops(lambda asm, loop: asm.add(Call(ref, then, loc, rule, leaves, site)))
+
+    def _choice_site(self, node: Tree) -> ChoiceSite | None:
+        """Where the options of a statement's choose() are written, if it is one."""
+        call = node if node.data == "call" else next(
+            (c for c in node.children if isinstance(c, Tree) and c.data == "call"), None)
+        if call is None or self._global(call.children[0]) != "choose" or self.tree is None:
+            return None
+        args = call.children[1]
+        if args is None or args.data != "arguments" or len(args.children) < 2:
+            return None
+        return ChoiceSite(args.children[1], self.text, self.tree, self.rule)
 
     def _value_maybe_suspending(self, node: Tree) -> tuple[ast.expr, bool]:
         """The right-hand side of a statement: a plain expression, or a call that may suspend

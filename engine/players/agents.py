@@ -98,6 +98,8 @@ HELP = """\
 Type the number of an option to choose it (asked how many, the number itself),
 or a command:
   i N, i NAME  what a card says: option N, or a card you see, by its name
+  why NAME     why a card you see, or an option's words, is not offered:
+               the rule that leaves it out, with the values it read
   log          all that has happened that you may know, a page at a time
   t            the whole table
   r            this decision's screen again
@@ -179,6 +181,8 @@ class HumanAgent:
                 path = rest or ask(self.stdin, self.stdout, "Save to which file? (empty: don't save) ")
                 if path:
                     raise SaveRequest(path, self.notice.append)
+            elif word == "why":
+                self._why(view, rest, labels)
             elif self._look(view, text, order):
                 pass
             elif text.lower() in ("r", "redraw"):
@@ -312,6 +316,35 @@ class HumanAgent:
             self.say(f"'{_short(what)}' may be any of {listed}; say which.")
         else:
             self.terminal.show(card_lines(next(iter(found.values())), self.terminal.size()[0]))
+
+
+    def _why(self, view: PlayerView, what: str, labels: list[str]) -> None:
+        """Why something the person names is not among their options (PlayerView.why): option
+        `what` (a number, which is offered), an option's words, a card they can see."""
+        if not what:
+            self.say("Say what: why and a card's name, or the words of an option (why 3: option 3).")
+            return
+        if what.isascii() and what.isdigit() and len(what) <= 9:
+            k = int(what)
+            self.say(f"Option {k}, {labels[k - 1]}, is offered: type {k} to choose it." if 1 <= k <= len(labels)
+                     else f"{k} is not an option; type why and the name of what you miss.")
+            return
+        wanted = what.casefold()
+        offered = [i for i, label in enumerate(labels, 1) if label.casefold() == wanted] or \
+            [i for i, label in enumerate(labels, 1) if wanted in label.casefold()]
+        if len(offered) == 1:
+            self.say(f"{labels[offered[0] - 1]} is offered: it is option {offered[0]}.")
+            return
+        found = named_cards(view, what)
+        if len(found) > 1 and not offered:
+            names = list(found)
+            listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+            self.say(f"'{_short(what)}' may be any of {listed}; say which.")
+            return
+        width, _ = self.terminal.size()
+        lines = view.why(next(iter(found)) if len(found) == 1 else what)
+        self.terminal.show([Line(t) for line in lines
+                            for t in wrap(line, width, len(line) - len(line.lstrip()) + 4)])
 
 
 def _short(text: str) -> str:

@@ -135,6 +135,7 @@ class Ruleset:
     source: str = ""  # where its rules and figures come from
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
     kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
+    names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
     _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
     _loaded: bool = field(default=False, repr=False)
@@ -388,7 +389,7 @@ class _Builder:
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()},
                      kind_texts={name: k["text"] for name, k in kinds.items() if isinstance(k.get("text"), str)})
-        self.names = names
+        self.names = rs.names = names
         for name, b in d.get("boards", {}).items():
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
@@ -405,6 +406,8 @@ class _Builder:
                      if (tree := self._parse(("functions", name, "expr"), "expression", f"function {name}"))
                      is not None}
         names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
+        names.sources = {**{name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()},
+                         **{name: (tree, self._text(("procedures", name, "do"))) for name, tree in trees.items()}}
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
             rs.functions[name] = Function(name, f.get("params", []), expr)
@@ -792,6 +795,7 @@ class _Builder:
             return nothing
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
+        compiler.text = text
         try:
             if start == "program":
                 return compiler.program(tree, params)
