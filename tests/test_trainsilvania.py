@@ -175,7 +175,7 @@ def test_first_player_is_drawn_at_random_by_default_or_chosen():
     for n, first in ((2, 2), (3, 3), (4, 4), (4, 1)):
         g = Game(RS, n, opts(n, first_player=first), 7)
         assert turn_passed_to(g, first)
-        assert f"P{first} goes first" in view(g, 1).log()
+        assert f"Setup: P{first} goes first" in view(g, 1).log()
     # The draw comes after the shuffles: the same seed gives the same seats and tickets.
     a, b = Game(RS, 3, opts(3, first_player=1), 9), Game(RS, 3, opts(3, first_player=3), 9)
     assert [labels(a, z) for z in a.table.all_zones()] == [labels(b, z) for z in b.table.all_zones()]
