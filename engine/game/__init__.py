@@ -7,7 +7,8 @@
   everything the player observed, by replaying the history;
 - saves.py: saved games, replayed from their seed and decisions and checked against their state;
 - seeds.py: a game's secret seed and the bots' seeds derived from it;
-- trial.py: a new game of each size shown to every seat, for `engine validate`.
+- trial.py: a new game of each size shown to every seat, for `engine validate`;
+- told.py: a check, for tests, that every change a player sees is told to them in the log.
 
 `from engine.game import Game` works as it did before the layers.
 

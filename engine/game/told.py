@@ -1,16 +1,19 @@
-"""Is every change a player can see told to them? A check for tests, of any ruleset.
+"""Is every change a player can see told to them? A check of any ruleset, for its tests.
 
-The rule: between two decisions of a player, each thing on their screen that changed (a zone's
-cards, a counter on display, the text of a board's place) must be named in a line of the log
-they read since their last decision. A zone is named by its label or by a card that entered or
-left it, as they read that card (its label, or its back: "a face-down card"); a counter by its
-name (underscores as spaces) or, for a counter kept per player or per key, by the key that
-changed (P2); a board's place by its label or by a card that moved.
+The rule, in two sentences: each change a decision sets off (everything up to the next
+decision, whoever takes it) on a player's screen must be named by a line of news that player
+reads, logged in that time (a log line, or the line telling a forced choice). A card that moved
+or turned is named by its label or name as they read it (its back, "a face-down card", if they
+cannot see it) or by a zone it left or entered, by its label or its owner (P2); a counter that
+changed, by its name (underscores as spaces, a plural without its s), by its new value, or, for
+a counter kept per player or per card, by the key whose value changed.
 
-Zones and counters that are not on display (`display: false`) are not on the screen, so they
-are not checked: that is how a ruleset keeps a working value quiet. The check reads the game
-itself (it is the referee) but compares only what `view(game, player, person=True)` shows.
-It runs only when asked, never in play or in a bot's rollout.
+What a ruleset does not display (`display: false`, of a zone or a counter) is not on the screen
+and is not checked: that is how a working value stays quiet. A board is drawn from zones and
+counters, so a place of a board whose text changed is checked (by the place's label) only when
+no zone or counter changed. Names are matched as whole words, in any case, "$" left out (a line
+saying "$2000" names 2000). The check reads the game as the referee does but compares only what
+`view(game, player, person=True)` shows; it runs only when a test asks, never in play.
 """
 from __future__ import annotations
 
@@ -21,14 +24,15 @@ from typing import Any
 
 from ..core.table import Table
 from ..lang.compiler import evaluate
+from ..rules.ruleset import Ruleset
 from .game import Game
 from .view import counter_text, label, view
 
 
 @dataclass(frozen=True)
 class Gap:
-    """A change `player` could see that no line told them, found when they were next to decide
-    (after `decisions` decisions of the game)."""
+    """A change `player` could see that no line told them, set off by decision number
+    `decisions` of the game (0: the setup); `lines`, what they were told in that time."""
 
     player: int
     decisions: int
@@ -37,7 +41,7 @@ class Gap:
 
     def __str__(self) -> str:
         told = "; ".join(self.lines) if self.lines else "nothing"
-        return f"P{self.player}, before decision {self.decisions + 1}: {self.change} (told: {told})"
+        return f"P{self.player}, after decision {self.decisions}: {self.change} (told: {told})"
 
 
 @dataclass
@@ -114,27 +118,27 @@ def _names(words: str, value: Any) -> list[str]:
 
 
 def _says(line: str, word: Any) -> bool:
-    """Whether a line (lowered) names `word`, as a whole word."""
+    """Whether a line (lowered, without "$": "$2000" names 2000) names `word`, as whole words."""
     text = str(word).lower()
-    return bool(text) and re.search(r"(?<![\w$])" + re.escape(text) + r"(?!\w)", line.replace("$", "")) is not None
+    return bool(text) and re.search(r"(?<!\w)" + re.escape(text) + r"(?!\w)", line) is not None
 
 
-def untold(game: Game, player: int, before: _Screen, after: _Screen) -> list[Gap]:
+def _untold(game: Game, player: int, before: _Screen, after: _Screen) -> list[Gap]:
     """The changes between two screens of `player` that no line since the first names."""
     lines = view(game, player, person=True).log()[before.lines:after.lines]
     lines += [text for at, text in view(game, player, person=True).forced() if before.lines <= at < after.lines]
-    lowered = [line.lower() for line in lines]
+    lowered = [line.lower().replace("$", "") for line in lines]
     return [Gap(player, len(game.decisions), change, tuple(lines))
             for change, words in _changes(game, player, before, after)
             if not any(_says(line, w) for w in words for line in lowered)]
 
 
 class Watch:
-    """Follows a game and each player's screen as they decide, to find what is not told.
+    """Follows a game, and every player's screen, decision by decision, to find what is not told.
 
-    Make it on a game waiting for its first decision, then play through `apply`: the
-    gaps found so far are in `gaps`. Each player's screen is compared at their decisions (and
-    at the end): the setup, told before anyone decides, is the start."""
+    Make it on a game waiting for its first decision (a game of your own, arranged or not), then
+    play through `apply`: the gaps found so far are in `gaps`. The setup, before anyone decides,
+    is where it starts."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -144,17 +148,17 @@ class Watch:
     def apply(self, action: int) -> None:
         game = self.game
         game.apply(action)
-        due = [int(p) for p in game.players] if game.over else [int(game.current_player)]
-        for player in due:
+        for player in self._seen:
             now = _screen(game, player)
-            self.gaps += untold(game, player, self._seen[player], now)
+            self.gaps += _untold(game, player, self._seen[player], now)
             self._seen[player] = now
 
 
-def check(rules: Any, players: int, seed: int, options: dict[str, Any] | None = None,
-          decisions: int = 300) -> list[Gap]:
-    """Play a game of `rules` with random answers (drawn from `seed`, as the game's seed is),
-    for at most `decisions` decisions, and give every change a player was not told."""
+def untold(rules: Ruleset, players: int, seed: int, options: dict[str, Any] | None = None,
+           decisions: int = 300) -> list[Gap]:
+    """Play a game of `rules` (a ruleset: `load_ruleset`) with random answers, the game and the
+    answers drawn from `seed`, for at most `decisions` decisions, and give every change a player
+    was not told; none, when the ruleset tells everything it does."""
     game = Game(rules, players, options, seed=seed)
     watch, rng = Watch(game), random.Random(seed)
     while not game.over and len(game.decisions) < decisions:
