@@ -175,7 +175,7 @@ def test_first_player_is_drawn_at_random_by_default_or_chosen():
     for n, first in ((2, 2), (3, 3), (4, 4), (4, 1)):
         g = Game(RS, n, opts(n, first_player=first), 7)
         assert turn_passed_to(g, first)
-        assert f"P{first} goes first" in view(g, 1).log()
+        assert f"Setup: P{first} goes first" in view(g, 1).log()
     # The draw comes after the shuffles: the same seed gives the same seats and tickets.
     a, b = Game(RS, 3, opts(3, first_player=1), 9), Game(RS, 3, opts(3, first_player=3), 9)
     assert [labels(a, z) for z in a.table.all_zones()] == [labels(b, z) for z in b.table.all_zones()]
@@ -650,7 +650,7 @@ def test_a_seat_boarding_again_is_not_shown_to_its_owner_by_default():
     # Not in P1's log either: neither where it got off nor that it boarded.
     screen = view(g, 1, person=True)
     assert "red Dracula" not in json.dumps(screen.as_dict(), ensure_ascii=False)
-    assert screen.log()[-1] == "a face-down red card boards the Night Express at Bat Mansion"
+    assert screen.log()[-2:] == ["a face-down red card boards the Night Express at Bat Mansion", "P1 draws a ticket"]
     assert "a face-down red card gets off the Night Express at Bat Mansion" in screen.log()
 
 
@@ -662,7 +662,7 @@ def test_a_bot_remembers_the_seat_it_saw_whatever_the_option():
         seat = card(g, "red Dracula")
         assert g.table.remembered_by(seat) == [1] and g.table.can_see(seat, 1)
         assert zone_view(g, 1, "Night Express (front to back)") == ["red Dracula", "hidden yellow"]
-        assert view(g, 1).log()[-1] == "red Dracula boards the Night Express at Bat Mansion"
+        assert view(g, 1).log()[-2] == "red Dracula boards the Night Express at Bat Mansion"
         for p in (2, 3):
             assert zone_view(g, p, "Night Express (front to back)") == ["hidden red", "hidden yellow"]
             assert "red Dracula" not in json.dumps(view(g, p).as_dict(), ensure_ascii=False)
@@ -676,7 +676,7 @@ def test_owner_remembers_a_seat_after_it_left_the_station_with_the_reminder_opti
     # P1 is reminded of it, on the table and in the log...
     assert g.table.concealed_from(card(g, "red Dracula")) == []
     assert zone_view(g, 1, "Night Express (front to back)", person=True) == ["red Dracula", "hidden yellow"]
-    assert view(g, 1, person=True).log()[-1] == "red Dracula boards the Night Express at Bat Mansion"
+    assert view(g, 1, person=True).log()[-2] == "red Dracula boards the Night Express at Bat Mansion"
     # ...and nobody else.
     for p in (2, 3):
         assert zone_view(g, p, "Night Express (front to back)", person=True) == ["hidden red", "hidden yellow"]
@@ -694,7 +694,7 @@ def test_the_person_at_the_terminal_is_not_reminded():
     screen = out.getvalue()
     assert "Night Express (front to back)" in screen and "which ticket do you play" in screen
     assert "Dracula" not in screen
-    agents_screen = render(view(g, 1))  # what the screen would show without the mark
+    agents_screen = render(view(g, 1), log_lines=12)  # what the screen would show without the mark
     assert "Night Express (front to back) red Dracula" in agents_screen
     assert "  red Dracula boards the Night Express" in agents_screen
     assert "  a face-down red card boards the Night Express" in screen

@@ -9,7 +9,8 @@
 - seeds.py: a game's secret seed and the bots' seeds derived from it;
 - why.py: why a thing is not among a person's options (`PlayerView.why`), worked out on request
   on a copy of the game, saying only what they may see;
-- trial.py: a new game of each size shown to every seat, for `engine validate`.
+- trial.py: a new game of each size shown to every seat, for `engine validate`;
+- told.py: a check, for tests, that every change a player sees is told to them in the log.
 
 `from engine.game import Game` works as it did before the layers.
 

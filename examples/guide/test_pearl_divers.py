@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import EffectError, Game, IllegalMove, load_ruleset, view
+from engine import EffectError, Game, IllegalMove, load_ruleset, untold, view
 
 # The ruleset sits next to this file; load it once for all the tests of the file.
 RULESET = Path(__file__).parent / "step5_options_triggers_modifiers.yaml"
@@ -148,3 +148,12 @@ def test_an_arranged_game_replays_with_the_same_arrangement(rules):
     choose(game, "blue 1")
     again = Game(rules, 2, seed=6, arrange=sting_position, decisions=game.decisions)
     assert again.digest() == game.digest()
+
+
+# Whatever changes on a player's screen, a line of the news they read says.
+
+def test_every_change_a_player_sees_is_told(rules):
+    for players in rules.players:
+        for seed in range(3):
+            gaps = untold(rules, players, seed)        # a random game; a list of what was not told
+            assert not gaps, "\n".join(str(gap) for gap in gaps[:5])
