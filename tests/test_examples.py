@@ -401,3 +401,19 @@ def test_the_guides_broken_yaml_is_step_4_with_its_diff_and_validate_says_what_i
         assert main(["validate", "broken.yaml"]) == 1
     out = capsys.readouterr()
     assert out.out + out.err == shown
+
+
+@pytest.mark.parametrize("step", ["step1_cards", "step2_zones_and_setup"])
+def test_the_guides_games_that_ask_nothing_print_what_it_shows(step, capsys, monkeypatch):
+    """Steps 1 and 2 of docs/guide.md play themselves: their `engine play` prints exactly the
+    guide's block (the screens of the steps that ask are checked by the testing page's tests)."""
+    import re
+    import shlex
+
+    from engine.cli import main
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    command = f"$ engine play examples/guide/{step}.yaml --players 2 --seats human,random --seed 3\n"
+    shown = re.match(r"(.*?)```", guide[guide.index(command) + len(command):], flags=re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    assert main(shlex.split(command)[2:]) == 0
+    assert capsys.readouterr().out == shown
