@@ -1,8 +1,8 @@
 """What a person's choice makes the rules choose for them next, foreseen before it is taken.
 
 A choice may be followed by choices of the same person that have one option each, which the
-rules make without asking (a forced chain: in Isle of Trains, Build with nothing to build is
-a removal of cars, and a train of one car loses it). When such a chain takes one of the
+rules make without asking (a forced chain: an action whose only way left is to give up a
+card, where the person holds one such card). When such a chain takes one of the
 person's own cards from them, the terminal shows it and asks before the choice is taken, so
 that nothing of theirs goes without their word. The chain is played in a world of their view
 (`PlayerView.world`), never in the game: it reads nothing the person may not know. Only a
@@ -34,8 +34,8 @@ def forced_chain(pv: PlayerView, option: int, worlds: int = 2) -> Chain | None:
     """The chain of forced choices that choosing `option` sets off, if they are all the
     viewer's and one of them is a card of theirs that they then no longer hold (a card chosen
     for them to be removed, discarded or paid); else None. Not a reason to ask: a card given up
-    by the choice itself, choices forced on the viewer for other ends (the only railway left
-    for a locomotive), and chains where others' choices are forced too (the last trick of a
+    by the choice itself, choices forced on the viewer for other ends (the only place left
+    for a card won), and chains where others' choices are forced too (the last trick of a
     hand, which the person does not play alone). The chain must be the same in `worlds`
     worlds: one that hangs on cards the person cannot see is no sure thing to tell."""
     if pv.player is None or not 0 <= option < pv.option_count:

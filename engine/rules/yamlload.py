@@ -289,6 +289,9 @@ def _plain_block_header(node: yaml.ScalarNode, lines: list[str]) -> bool:
     or nothing (libyaml, unlike PyYAML, also takes a '#' there)."""
     line, column = node.start_mark.line, node.start_mark.column
     header = lines[line][column:] if line < len(lines) else ""
+    while header[:1] in ("&", "!"):  # an anchor or a tag before the indicator: `&name >-`
+        _, _, header = header.partition(" ")
+        header = header.lstrip(" ")
     rest = header[1:].lstrip("+-0123456789")
     return header[:1] in ("|", ">") and rest[:1] in ("", " ")
 
