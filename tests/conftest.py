@@ -140,6 +140,15 @@ def position_with_secrets(rules: Ruleset, players: int, options: dict[str, Any] 
     raise AssertionError("no position with two unseen cards found")
 
 
+def refused(answer, status: int) -> str:
+    """The one-line message of a request the web server refused (tests of engine serve)."""
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert list(body) == ["error"] and body["error"] and "\n" not in body["error"], body
+    assert "Traceback" not in answer.text
+    return body["error"]
+
+
 @pytest.fixture
 def tmp_cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -21,7 +21,8 @@ httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx,
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from conftest import RANDOM_PLAY, RULESETS, position_with_secrets, random_play_options, ruleset, swap, unseen_pairs  # noqa: E402
+from conftest import (RANDOM_PLAY, RULESETS, position_with_secrets, random_play_options, refused, ruleset, swap,  # noqa: E402
+                      unseen_pairs)
 from engine.cli import main  # noqa: E402
 from engine.game.game import Game  # noqa: E402
 from engine.web.app import create_app, encode  # noqa: E402
@@ -64,15 +65,6 @@ def my_turn(client, seat: str) -> dict:
         assert v["error"] is None, v["error"]
         if v["over"] or (v["decision"] and "options" in v["decision"]):
             return v
-
-
-def refused(answer, status: int) -> str:
-    """The one-line message of a refused request."""
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert list(body) == ["error"] and body["error"] and "\n" not in body["error"], body
-    assert "Traceback" not in answer.text
-    return body["error"]
 
 
 def test_the_rulesets_offered(client):

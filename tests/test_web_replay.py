@@ -18,7 +18,7 @@ httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx,
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from conftest import position_with_secrets, random_play_options, ruleset, swap, unseen_pairs  # noqa: E402
+from conftest import position_with_secrets, random_play_options, refused, ruleset, swap, unseen_pairs  # noqa: E402
 from engine.analysis.simulate import simulate  # noqa: E402
 from engine.cli import main  # noqa: E402
 from engine.game.game import Game  # noqa: E402
@@ -69,15 +69,6 @@ def seen(client, replay_id: str, **query) -> dict:
     answer = client.get(f"/api/replays/{replay_id}/view", params=query)
     assert answer.status_code == 200, answer.text
     return answer.json()
-
-
-def refused(answer, status: int) -> str:
-    """The one-line message of a refused request."""
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert list(body) == ["error"] and body["error"] and "\n" not in body["error"], body
-    assert "Traceback" not in answer.text
-    return body["error"]
 
 
 VIEW_KEYS = ["game", "you", "players", "boards", "zones", "counters", "log", "decision", "over", "end_reason"]
