@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import signal
 import sys
 import textwrap
@@ -24,7 +23,7 @@ from .analysis.run import MAX_DECISIONS, RunSpec
 from .analysis.runfile import header, read_run, replay_record
 from .analysis.simulate import Interrupted, simulate, stderr_if_tty
 from .core.errors import EffectError, EngineError, RulesetError, SaveError
-from .core.text import number_text
+from .core.text import finite
 from .game.game import Game
 from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, resume, state_difference,
                          write_save)
@@ -352,17 +351,6 @@ def print_json(data: Any, ensure_ascii: bool = True) -> None:
     `.inf`, a score or mean that overflowed) is printed as text, as the terminal shows it."""
     json.dump(finite(data), sys.stdout, indent=1, ensure_ascii=ensure_ascii, allow_nan=False)
     print()
-
-
-def finite(data: Any) -> Any:
-    """`data` with every infinite or NaN number replaced by its words ("infinity", "nan")."""
-    if isinstance(data, float) and not math.isfinite(data):
-        return number_text(data)
-    if isinstance(data, dict):
-        return {k: finite(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [finite(v) for v in data]
-    return data
 
 
 def cmd_info(args: argparse.Namespace) -> int:

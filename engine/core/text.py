@@ -141,3 +141,15 @@ def number_text(value: int | float) -> str:
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
     return str(value)
+
+
+def finite(data: Any) -> Any:
+    """`data` with every infinite or NaN number replaced by its words ("infinity", "nan"), so
+    that JSON can hold it (a rule's "no limit" is infinity)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return number_text(data)
+    if isinstance(data, dict):
+        return {k: finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [finite(v) for v in data]
+    return data

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import socket
 from importlib.resources import files
 from pathlib import Path
@@ -27,7 +26,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import EngineError
-from ..core.text import number_text
+from ..core.text import finite
 from .replays import Replay, Replays
 from .tables import BadRequest, Tables
 
@@ -44,21 +43,9 @@ MOST_BODY = 64 * 1024  # bytes a request's JSON may have
 MOST_REPLAY_BODY = 4 * 1024 * 1024
 
 
-def _plain(value: Any) -> Any:
-    """`value` with every number JSON can hold: infinity (a rule's "no limit") as the word the
-    terminal shows."""
-    if type(value) is float and not math.isfinite(value):
-        return number_text(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def encode(data: Any) -> str:
     """JSON as sent to a client: compact and in one order, so the same view is the same bytes."""
-    return json.dumps(_plain(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return json.dumps(finite(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _answer(data: Any, status: int = 200) -> Response:
