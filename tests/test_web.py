@@ -480,3 +480,17 @@ def test_the_page_is_pushed_each_change_through_a_websocket(client, tables):
         with client.websocket_connect(f"/api/games/{made['id']}/{'x' * 32}/updates") as socket:
             socket.receive_text()
     assert closed.value.code == 4404
+
+
+def test_a_page_whose_event_loop_closed_does_not_stop_the_game(tables):
+    import asyncio
+    game = Game(ruleset("trick_of_the_rails"), 3, seed=1)
+    hosted = tables.host(game, ["human"] * 3, [None] * 3)
+    loop = asyncio.new_event_loop()
+    event = asyncio.Event()
+    loop.run_until_complete(asyncio.sleep(0))
+    hosted.listeners.append((loop, event))
+    loop.close()
+    player = game.pending.player
+    hosted.choose(player, 0)  # tells its listeners: the closed one is let go, the decision stands
+    assert len(game.decisions) == 1 and not hosted.listeners

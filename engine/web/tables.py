@@ -62,8 +62,11 @@ class Hosted:
         """Wake whoever waits for a change: threads on the lock's condition, pages through
         their event (called with the lock held, from any thread)."""
         self.changed.notify_all()
-        for loop, event in self.listeners:
-            loop.call_soon_threadsafe(event.set)
+        for loop, event in list(self.listeners):
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # its event loop has closed (the server is stopping): nobody to tell
+                self.listeners.remove((loop, event))
 
     def listen(self, event: asyncio.Event) -> None:
         """Have `event` set, in the running event loop, whenever the game changes."""
