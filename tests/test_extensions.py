@@ -178,3 +178,88 @@ def test_an_event_emitted_under_a_computed_name_names_the_trigger_in_play(files,
     with pytest.raises(EffectError) as err:
         Game(rules, 2, seed=1)
     assert f"the trigger on 'revealed' of card Windfall at {bad}:9:13 has 2 parameter(s) (c, d)" in str(err.value)
+
+
+# ---------------------------------------------------------------- names of an extension's own
+
+OWN = textwrap.dedent("""\
+    constants:
+      bonus_step: 3
+    counters:
+      windfalls: {initial: 0}
+    functions:
+      bonus:
+        params: [n]
+        expr: bonus_step * n
+    procedures:
+      reward:
+        params: [p]
+        do: |
+          windfalls += 1
+          points[p] += bonus(windfalls)
+    cards:
+      - kind: event
+        name: Windfall
+        value: 10
+        triggers:
+          - on: revealed
+            params: [c]
+            do: reward(2)
+    """)
+
+
+def test_an_extension_declares_names_of_its_own_that_its_cards_use(files, tmp_path):
+    """A custom card needs a counter the ruleset lacks: the extension declares it (and a
+    function, a procedure, a constant), and its card's trigger uses them by name."""
+    base, _ = files
+    own = tmp_path / "own.yaml"
+    own.write_text(OWN)
+    rules = load_ruleset(base, [own])
+    assert list(rules.counters) == ["points", "windfalls"]
+    g = Game(rules, 2, seed=1)
+    # Four cards are revealed: P2 is rewarded 3, 6, 9, 12 (bonus_step times the count so far).
+    assert g.table.counters["windfalls"] == 4
+    assert g.table.counters["points"] == {1: 18, 2: 30}
+    assert g.call_function("bonus", [5]) == 15
+
+
+def test_a_name_the_ruleset_uses_is_an_error_naming_both_places(files, tmp_path):
+    base, _ = files
+    clash = tmp_path / "clash.yaml"
+    clash.write_text("counters:\n  points: {initial: 0}\nfunctions:\n  deck: {expr: '1'}\n")
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [clash])
+    counters_at = BASE.split("\n").index("  points: {per: player, initial: 0}") + 1
+    zones_at = BASE.split("\n").index("  deck: {}") + 1
+    assert [str(d) for d in err.value.diagnostics] == [
+        f"{clash}:2:3: error: 'points' is already a counter, declared at {base}:{counters_at}:3; "
+        "give yours another name",
+        f"{clash}:4:3: error: 'deck' is already a zone, declared at {base}:{zones_at}:3; give yours another name"]
+
+
+def test_two_extensions_declaring_one_name_clash_in_the_second(files, tmp_path):
+    base, _ = files
+    first, second = tmp_path / "first.yaml", tmp_path / "second.yaml"
+    first.write_text("counters:\n  windfalls: {initial: 0}\n")
+    second.write_text("description: Mine.\nconstants:\n  windfalls: 2\n")
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [first, second])
+    assert [str(d) for d in err.value.diagnostics] == [
+        f"{second}:3:3: error: 'windfalls' is already a counter, declared at {first}:2:3; "
+        "give yours another name"]
+
+
+def test_mistakes_in_an_extensions_own_names_are_located_in_it(files, tmp_path):
+    """Checked like a ruleset's own: by the schema, and the names in its rules."""
+    base, _ = files
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(OWN.replace("expr: bonus_step * n", "expr: bonus_stepp * n")
+                   .replace("windfalls: {initial: 0}", "windfalls: {initial: 0, pre: player}"))
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [bad])
+    found = [str(d) for d in err.value.diagnostics]
+    assert {d.location.file for d in err.value.diagnostics} == {str(bad)}
+    assert any(f.startswith(f"{bad}:4:27: error: unknown key 'pre' in counters.windfalls (did you mean 'per'?)")
+               for f in found), found
+    assert any(f.startswith(f"{bad}:8:11: error: unknown name 'bonus_stepp'") and "bonus_step" in f
+               for f in found), found

@@ -31,6 +31,11 @@ from .scoring import sum_of_parts
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
+# The sections of names an extension file may declare, as in a ruleset; each name in the words
+# of a clash. Boards and zones are the ruleset's alone, but an extension's name must not clash.
+NAMED_SECTIONS = {"constants": "constant", "counters": "counter", "functions": "function",
+                  "procedures": "procedure"}
+TAKEN_SECTIONS = {**NAMED_SECTIONS, "zones": "zone", "boards": "board"}
 PROPERTY_TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,), "number": (int, float), "string": (str,), "boolean": (bool,), "list": (list,),
 }
@@ -282,6 +287,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         if ext_data is None:
             continue
         ext_map = _expand_tables(ext_data, ext_map, problems, ext_raw)
+        _add_names(data, ext_data, ext_map, sources, problems)
         added = ext_data.get("cards", [])
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
@@ -307,6 +313,23 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
     ruleset.extensions = [str(e) for e in extensions]
     ruleset._loaded = True
     return ruleset
+
+
+def _add_names(data: dict, ext_data: dict, ext_map: CardSourceMap, sources: MergedSourceMap,
+               problems: list[Diagnostic]) -> None:
+    """Add the constants, counters, functions and procedures an extension declares to the
+    ruleset's sections (then checked and compiled like its own); a name the ruleset (or an
+    extension before) already uses is reported in the extension, naming where it is taken."""
+    for section in NAMED_SECTIONS:
+        for name, entry in (ext_data.get(section) or {}).items():
+            taken = next((s for s in TAKEN_SECTIONS if name in (data.get(s) or {})), None)
+            if taken is not None:
+                problems.append(Diagnostic(ext_map.at((section, name), key=True),
+                                           f"'{name}' is already a {TAKEN_SECTIONS[taken]}, declared at "
+                                           f"{sources.at((taken, name), key=True)}; give yours another name"))
+                continue
+            data.setdefault(section, {})[name] = entry
+            sources.add_name(section, name, ext_map)
 
 
 def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic], raw: bytes) -> CardSourceMap:

@@ -79,17 +79,24 @@ def source_char(lines: list[str], line: int, column: int) -> str:
 
 class MergedSourceMap:
     """Positions for a ruleset loaded with extension files: the cards an extension adds are
-    appended to the ruleset's `cards`, and their positions point into the extension's file."""
+    appended to the ruleset's `cards`, the names it declares (counters, functions...) to the
+    ruleset's sections, and their positions point into the extension's file."""
 
     def __init__(self, base: SourceMap):
         self.base = base
         self.file = base.file
         self.parts: list[tuple[int, int, SourceMap]] = []  # (first index, count, source)
+        self.named: dict[tuple[str, str], SourceMap] = {}  # (section, name): the file declaring it
 
     def add_cards(self, first: int, count: int, source: SourceMap) -> None:
         self.parts.append((first, count, source))
 
+    def add_name(self, section: str, name: str, source: SourceMap) -> None:
+        self.named[(section, name)] = source
+
     def _route(self, path: Path) -> tuple[SourceMap, Path]:
+        if len(path) >= 2 and (path[0], path[1]) in self.named:
+            return self.named[(path[0], path[1])], path
         if len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int):
             for first, count, source in self.parts:
                 if first <= path[1] < first + count:
