@@ -275,7 +275,7 @@ def test_undo_at_the_terminal(path, players):
 
 
 EXAMPLES = [(path, ()) for path in sorted((ROOT / "examples" / "guide").glob("*.yaml"))] + [
-    (ROOT / "rulesets" / "railways.yaml", (ROOT / "examples" / "my_events.yaml",))]
+    (ROOT / "rulesets" / "railways.yaml", (ROOT / "examples" / "my_events.yaml", ROOT / "examples" / "my_engine_fair.yaml"))]
 
 
 @pytest.mark.parametrize("path,extensions", EXAMPLES, ids=[p.stem + "".join("+" + e.stem for e in x)

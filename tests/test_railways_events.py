@@ -706,3 +706,31 @@ def test_my_events_validate_and_simulate():
            "--games", "3", "--seed", "1", "--with", "examples/my_events.yaml"]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+# ---------------------------------------------------------------- a counter of its own (examples/my_engine_fair.yaml)
+
+FAIR = ROOT / "examples" / "my_engine_fair.yaml"
+
+
+def test_engine_fair_counts_its_sales_in_a_counter_of_its_own():
+    """The extension declares `fair_sales` and `fair_rebate`: each upgrade under the Engine
+    Fair pays $1000 more than the one before, and none is paid once the card has left."""
+    rules = load_ruleset(ROOT / "rulesets" / "railways.yaml", [FAIR])
+    game = new_game(2, rules=rules, options_=rules.resolve_options({}, 2), money={1: 20000, 2: 20000},
+                    extra=events(current="Engine Fair"))
+    assert counter(game, "fair_sales") == 0
+    cost = fn(game, "upgrade_cost", P(1), 2)
+    everybody_passes_auction(game)
+    act(game, 1, f"upgrade engine (${cost})")
+    assert money(game, 1) == 20000 - cost + 1000
+    act(game, 2, f"upgrade engine (${cost})")
+    assert money(game, 2) == 20000 - cost + 2000
+    assert counter(game, "fair_sales") == 2
+    assert "P2 buys engine 2 of the Engine Fair: a rebate of $2000" in view(game, None).log()
+    leave(game, "Engine Fair")
+    everybody_passes_auction(game)
+    seat = game.current_player   # the other seat leads turn 2
+    before, cost = money(game, seat), fn(game, "upgrade_cost", seat, 3)
+    act(game, seat, f"upgrade engine (${cost})")
+    assert money(game, seat) == before - cost and counter(game, "fair_sales") == 2

@@ -76,7 +76,7 @@ def test_an_unknown_name_lists_the_shipped_ones(tmp_path):
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "my_event: error: no such file, nor a shipped extension file named 'my_event' (did you mean "
-        "'my_events'?); shipped extension files: my_events"]
+        "'my_events'?); shipped extension files: my_engine_fair, my_events"]
 
 
 def test_a_missing_path_points_to_the_shipped_ruleset_of_its_name(tmp_path):
@@ -109,7 +109,7 @@ def test_commands_take_names_from_any_folder(tmp_path):
 def test_the_help_lists_the_shipped_names(tmp_path):
     out = engine("--help", cwd=tmp_path).stdout
     assert f"shipped rulesets: {', '.join(NAMES)}\n" in out
-    assert "shipped extension files (for --with): my_events\n" in out
+    assert "shipped extension files (for --with): my_engine_fair, my_events\n" in out
 
 
 
