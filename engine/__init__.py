@@ -2,7 +2,8 @@
 
 The Python API (docs/python-api.md): `load_ruleset`, `Game` (legal_actions, apply, clone,
 snapshot, from_snapshot, determinize, state_key, scores, winners), `view` and, for a
-ruleset's tests, `untold` (game/told.py: is every change a player sees told to them?).
+ruleset's tests, `position` (game/position.py: set up a position) and `untold` (game/told.py:
+is every change a player sees told to them?).
 
 The engine's layers, one folder each, each importing only those before it (docs/architecture.md):
 core, lang, rules, game, players, analysis, adapters; cli.py is the command. A module that sat
@@ -19,13 +20,14 @@ from types import ModuleType
 __version__ = "0.1.0"
 
 from .core.errors import EffectError, EngineError, IllegalMove, RulesetError, SaveError  # noqa: E402
+from .game import position  # noqa: E402
 from .game.game import Game  # noqa: E402
 from .game.told import untold  # noqa: E402
 from .game.view import PlayerView, view  # noqa: E402
 from .rules.ruleset import Ruleset, load_ruleset  # noqa: E402
 
 __all__ = ["EffectError", "EngineError", "Game", "IllegalMove", "PlayerView", "Ruleset", "RulesetError",
-           "SaveError", "load_ruleset", "untold", "view"]
+           "SaveError", "load_ruleset", "position", "untold", "view"]
 
 # The modules' names before the layers, and where each went. `engine.game` needs no entry: it
 # is the game layer's package, which gives `Game` as the module did.

@@ -91,6 +91,8 @@ BROKEN = {
         "for p in players_from(leader):", "for p in [q for q in players_from(leader) if count(hand[q]) > 0]:"),
     # The prize turned up is no longer told: a card moves into the offer with no line.
     "test_every_change_a_player_sees_is_told": ('log("Dive ", dive, ": the prize is ", prize)', "pass"),
+    # The clear water no longer shows the prize to everyone.
+    "test_clear_water_shows_each_prize_to_everyone": ("reveal(prize, q)", "pass"),
 }
 
 
@@ -149,3 +151,16 @@ def test_the_guides_python_excerpts_are_quoted_from_the_example():
     for block in blocks:
         assert block in example, f"this block of docs/guide.md is not in {EXAMPLE.name}:\n{block}"
     assert "tests/" not in "".join(blocks) and "conftest" not in guide
+
+
+def test_the_page_says_when_arrange_runs_and_which_choices_are_made_without_asking():
+    """A test's hook runs after setup, and choices with one option are not asked: a test that
+    did not know either expected the wrong thing (issue 29)."""
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    assert "The hook runs **after** `setup`" in text
+    section = text.split("## Choices made without asking")[1].split("## ")[0]
+    for made in ("**`choose()` with a single option**", "**`choose_amount(p, low, high)` with `low == high`**",
+                 "`view(game, player).forced()`", "`game.decisions`"):
+        assert made in section, made
+    for helper in ("stack", "face_down", "face_up", "show", "set_counter", "put", "zone", "card"):
+        assert f"`position.{helper}(game, " in text, helper

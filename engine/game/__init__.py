@@ -10,7 +10,8 @@
 - why.py: why a thing is not among a person's options (`PlayerView.why`), worked out on request
   on a copy of the game, saying only what they may see;
 - trial.py: a new game of each size shown to every seat, for `engine validate`;
-- told.py: a check, for tests, that every change a player sees is told to them in the log.
+- told.py: a check, for tests, that every change a player sees is told to them in the log;
+- position.py: a position set up from Python for a test (stacked, face down, shown, counters).
 
 `from engine.game import Game` works as it did before the layers.
 

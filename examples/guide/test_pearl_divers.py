@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import EffectError, Game, IllegalMove, load_ruleset, untold, view
+from engine import EffectError, Game, IllegalMove, load_ruleset, position, untold, view
 
 # The ruleset sits next to this file; load it once for all the tests of the file.
 RULESET = Path(__file__).parent / "step5_options_triggers_modifiers.yaml"
@@ -21,24 +21,11 @@ def rules():
     return load_ruleset(RULESET)  # raises RulesetError, listing every problem, if the file is wrong
 
 
-# Four small helpers. They know nothing of Pearl Divers: copy them into tests of your own.
+# Four small helpers. They know nothing of Pearl Divers. The first two come with the engine
+# (engine.position); the other two, below, are yours to copy into tests of your own.
 
-def zone(game, name, key=None):
-    """The zone `name` of the ruleset; of a family of zones (`per: player`, `per:` a list...),
-    the one of `key`: zone(game, "hand", 2) is P2's hand."""
-    zones = game.table.zones[name]
-    return zones if key is None else zones[key]
-
-
-def put(game, label, to, position=None):
-    """Move a card labelled `label` into zone `to`, at the end or at `position` (0: the top).
-    Of identical copies, it takes one that is not in `to` yet, if there is one."""
-    cards = [c for c in game.table.cards if c.label == label]
-    if not cards:
-        raise LookupError(f"no card is labelled {label!r}")
-    cards.sort(key=lambda c: game.table.zone_of(c) is to)   # the copies not in `to` first
-    game.table.move(cards[0], to, position)
-    return cards[0]
+zone = position.zone   # zone(game, "hand", 2): P2's hand
+put = position.put     # put(game, "red 8", zone(game, "hand", 1)): a card, by its label, into a zone
 
 
 def options(game):
@@ -73,6 +60,37 @@ def sting_position(game):
     put(game, "big pearl (4)", zone(game, "pearls", 1))
     put(game, "small pearl (1)", zone(game, "pearls", 1))
     put(game, "Jellyfish", zone(game, "pearl_bed"), 0)  # the top of the reef: dive 1's prize
+
+
+# Hidden information in a position: engine.position stacks a pile, turns a card face down,
+# shows a card to a player and sets a counter, as the rules' move, turn_face_down, reveal and
+# assignments do.
+
+def peek_position(game):
+    """The reef's next prizes are the Jellyfish, then big pearl (4), at which P2 has peeked.
+    P1's only pearl lies face down: P1 does not know it. P2 was stung once before."""
+    deal_hands(game, {1: ["red 8", "blue 1", "blue 2"], 2: ["red 1", "gold 2", "gold 3"]})
+    position.stack(game, "pearl_bed", ["Jellyfish", "big pearl (4)"])
+    position.show(game, "big pearl (4)", 2)
+    position.face_down(game, put(game, "small pearl (2)", zone(game, "pearls", 1)))
+    position.set_counter(game, "stings", 1, key=2)
+
+
+def test_clear_water_shows_each_prize_to_everyone(rules):
+    clear_water = rules.resolve_options({"clear_water": "true"}, 2)
+    murky, clear = (Game(rules, 2, o, seed=4, arrange=peek_position) for o in (None, clear_water))
+    assert view(murky, 1).log() == ["Dive 1: the prize is a face-down small card"]
+    assert view(clear, 1).log() == ["Dive 1: the water is clear, the prize is the Jellyfish"]
+    for game in (murky, clear):
+        choose(game, "red 8")     # P2's only red, red 1, is played for them: P1 wins the dive
+        assert game.table.counters["stings"] == {1: 1, 2: 1}
+        assert "A jellyfish stings P1, who drops a face-down small card back into the reef" \
+            in view(game, 1).log()                  # a face-down pearl: P1 never saw which
+        assert len(game.decisions) == 1             # P2's forced choice is no decision
+        assert view(game, 2).forced()[0][1].startswith("Your only option: red 1")
+    assert view(murky, 1).log()[-1] == "Dive 2: the prize is a face-down big card"
+    assert view(murky, 2).log()[-1] == "Dive 2: the prize is big pearl (4)"      # P2 peeked
+    assert view(clear, 1).log()[-1] == "Dive 2: the water is clear, the prize is the big pearl (4)"
 
 
 def test_the_jellyfish_stings_the_winner_of_its_dive(rules):
