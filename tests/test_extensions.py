@@ -2,7 +2,11 @@
 removed by name, errors located in the extension's own file, saves that remember them."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -232,9 +236,8 @@ def test_a_name_the_ruleset_uses_is_an_error_naming_both_places(files, tmp_path)
     counters_at = BASE.split("\n").index("  points: {per: player, initial: 0}") + 1
     zones_at = BASE.split("\n").index("  deck: {}") + 1
     assert [str(d) for d in err.value.diagnostics] == [
-        f"{clash}:2:3: error: 'points' is already a counter, declared at {base}:{counters_at}:3; "
-        "give yours another name",
-        f"{clash}:4:3: error: 'deck' is already a zone, declared at {base}:{zones_at}:3; give yours another name"]
+        f"{clash}:2:3: error: 'points' is already a counter at {base}:{counters_at}:3; rename yours",
+        f"{clash}:4:3: error: 'deck' is already a zone at {base}:{zones_at}:3; rename yours"]
 
 
 def test_two_extensions_declaring_one_name_clash_in_the_second(files, tmp_path):
@@ -245,8 +248,7 @@ def test_two_extensions_declaring_one_name_clash_in_the_second(files, tmp_path):
     with pytest.raises(RulesetError) as err:
         load_ruleset(base, [first, second])
     assert [str(d) for d in err.value.diagnostics] == [
-        f"{second}:3:3: error: 'windfalls' is already a counter, declared at {first}:2:3; "
-        "give yours another name"]
+        f"{second}:3:3: error: 'windfalls' is already a counter at {first}:2:3; rename yours"]
 
 
 def test_mistakes_in_an_extensions_own_names_are_located_in_it(files, tmp_path):
@@ -263,3 +265,19 @@ def test_mistakes_in_an_extensions_own_names_are_located_in_it(files, tmp_path):
                for f in found), found
     assert any(f.startswith(f"{bad}:8:11: error: unknown name 'bonus_stepp'") and "bonus_step" in f
                for f in found), found
+
+
+def test_the_clash_shown_on_the_custom_events_page_is_what_validate_says(tmp_path):
+    """docs/custom-events.md shows validate on a copy of examples/my_engine_fair.yaml whose
+    counter is renamed `turn` (a Railways counter) and whose function is misspelt in a call."""
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "custom-events.md").read_text(encoding="utf-8")
+    shown = page.split("$ engine validate rulesets/railways.yaml --with my_fair_broken.yaml\n")[1].split("```")[0]
+    fair = (root / "examples" / "my_engine_fair.yaml").read_text(encoding="utf-8")
+    broken = tmp_path / "my_fair_broken.yaml"
+    broken.write_text(fair.replace("fair_sales", "turn").replace("= fair_rebate(", "= fair_rebat("), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "engine", "validate", "rulesets/railways.yaml", "--with", str(broken)],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    said = (proc.stdout + proc.stderr).replace(f"{tmp_path}{os.sep}", "")
+    assert proc.returncode == 1
+    assert sorted(said.splitlines()) == sorted(shown.splitlines())

@@ -325,8 +325,8 @@ def _add_names(data: dict, ext_data: dict, ext_map: CardSourceMap, sources: Merg
             taken = next((s for s in TAKEN_SECTIONS if name in (data.get(s) or {})), None)
             if taken is not None:
                 problems.append(Diagnostic(ext_map.at((section, name), key=True),
-                                           f"'{name}' is already a {TAKEN_SECTIONS[taken]}, declared at "
-                                           f"{sources.at((taken, name), key=True)}; give yours another name"))
+                                           f"'{name}' is already a {TAKEN_SECTIONS[taken]} at "
+                                           f"{sources.at((taken, name), key=True)}; rename yours"))
                 continue
             data.setdefault(section, {})[name] = entry
             sources.add_name(section, name, ext_map)
