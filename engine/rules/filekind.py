@@ -21,7 +21,8 @@ SECTIONS = {name: tuple(load_schema(name)["properties"]) for name in (RULESET, E
 SHAPE = {
     RULESET: "a ruleset is YAML text with the sections game: (name, players), zones:, flow: and "
              "scoring:, and usually card_kinds: and cards: (see docs/guide.md)",
-    EXTENSION: "an extension file is YAML text with cards: to add and remove_cards: to take out "
+    EXTENSION: "an extension file is YAML text with cards: to add and remove_cards: to take out, "
+               "and constants:, counters:, functions: and procedures: of its own if its cards need them "
                "(see docs/reference.md, Extension files)",
 }
 WHAT = {RULESET: "a ruleset", EXTENSION: "an extension file"}
