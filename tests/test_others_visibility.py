@@ -196,3 +196,16 @@ def test_a_back_with_properties_is_kept_in_the_place(tmp_path):
     game = Game(load_ruleset(written(tmp_path, text)), 3, seed=1)
     held = game.table.cards_in(game.table.zones["hand"][Player(1)])
     assert view(game, 1).decision["options"] == [f"your card {i} ({c.props['colour']})" for i, c in enumerate(held, 1)]
+
+
+def test_the_web_page_is_sent_your_hand_by_places_and_the_others_by_faces(tmp_path):
+    from engine.web.tables import Hosted
+    game = Game(load_ruleset(written(tmp_path, PICK)), 3, seed=1)
+    hosted = Hosted(game, ["human", "human", "human"], [None, None, None])
+    sent = hosted.seat_view(1)
+    hands = {z["key"]: z["cards"] for z in sent["zones"] if z["name"] == "hand"}
+    assert hands["P1 (human)"] == [{"hidden": True, "label": "your card 1"}, {"hidden": True, "label": "your card 2"}]
+    held = game.table.cards_in(game.table.zones["hand"][Player(2)])
+    assert [c["label"] for c in hands["P2 (human)"]] == [c.label for c in held]
+    assert sent["option_cards"] == hands["P1 (human)"], "the page lets you click your cards by their places"
+    assert sent["decision"]["options"] == ["your card 1", "your card 2"]
