@@ -218,3 +218,24 @@ def test_the_same_seed_plays_the_same_game(players, seed, expected):
     """Pinned as tests/test_same_games.py pins the shipped rulesets: a change of the engine or
     of the example that changes its games fails here (print them with `played`)."""
     assert played(players, seed) == expected
+
+
+def test_the_worlds_a_bot_thinks_in_hold_what_the_hints_said_of_its_own_hand():
+    """A bot does not see its own kites, but its worlds deal them as the hints said: a colour
+    at the places the hint named, and only there, whatever else they are. (Worlds replay the
+    game's history, so the game is played from its seed, not arranged.)"""
+    game = Game(RULES, 2, seed=3)
+    play(game, "give a hint")
+    play(game, options(game)[0])
+    colour = cards(game, zone(game, "hand", 1))[0].props["colour"]
+    play(game, "give a hint", colour)  # P2 tells P1 where their kites of that colour are
+    told = [c.props["colour"] == colour for c in cards(game, zone(game, "hand", 1))]
+    assert log(game, 1)[-1].startswith(f"P2 tells P1: {colour} at card 1") and game.current_player == 1
+    held = set()
+    for seed in range(12):
+        world = view(game, 1).world(seed)
+        mine = cards(world, zone(world, "hand", 1))
+        assert [c.props["colour"] == colour for c in mine] == told, [c.label for c in mine]
+        assert cards(world, zone(world, "hand", 2)) == cards(game, zone(game, "hand", 2)), "P1 sees P2's hand"
+        held.add(tuple(c.label for c in mine))
+    assert len(held) > 1, "P1's hand was never dealt otherwise: the test could not fail"
