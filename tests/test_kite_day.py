@@ -5,6 +5,8 @@ its seed. Positions are arranged after setup with Game(..., arrange=...)."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,3 +241,16 @@ def test_the_worlds_a_bot_thinks_in_hold_what_the_hints_said_of_its_own_hand():
         assert cards(world, zone(world, "hand", 2)) == cards(game, zone(game, "hand", 2)), "P1 sees P2's hand"
         held.add(tuple(c.label for c in mine))
     assert len(held) > 1, "P1's hand was never dealt otherwise: the test could not fail"
+
+
+def test_at_the_terminal_your_hand_reads_by_places_and_the_lines_fit_80_columns():
+    path = Path(__file__).resolve().parent.parent / "examples" / "kite_day" / "kite_day.yaml"
+    shown = subprocess.run([sys.executable, "-m", "engine", "play", str(path), "--players", "2",
+                            "--seats", "human,random", "--seed", "5"], input="1\nq\n",
+                           capture_output=True, text=True, timeout=120).stdout
+    assert "hand P1:              your card 1, your card 2, your card 3, your card 4" in shown
+    assert "-- Fly which kite? --\n  1. your card 1\n  2. your card 2" in shown
+    game = Game(RULES, 2, seed=5)
+    assert not any(c.label in shown.split("hand P1:")[1] for c in cards(game, zone(game, "hand", 1))
+                   if c.label not in {k.label for k in cards(game, zone(game, "hand", 2))})
+    assert max(len(line) for line in shown.splitlines()) <= 80
