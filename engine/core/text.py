@@ -40,8 +40,8 @@ def held_back(table: Table, card: Card, viewer: int | None) -> str:
         return face_down(card)
     place = table.contents[zone.index].index(card) + 1
     back = " ".join(str(v) for v in card.back.values())
-    said = f"your card {place}" if table.layout.held_families == 1 and zone.holder is None \
-        and type(zone.key) is not tuple else f"card {place} of {zone.label}"
+    said = f"your card {place}" if table.layout.held_families == 1 and type(zone.key) is not tuple \
+        else f"card {place} of {zone.label}"
     return f"{said} ({back})" if back else said
 
 

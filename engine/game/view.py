@@ -61,8 +61,8 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
           table: Table | None = None, person: bool = False, places: bool = False) -> str:
     """How a value reads for `viewer` (None: the referee; a `person`, as `sees` says): hidden
     cards stay hidden; with `places`, one in an ordered zone of theirs reads as its place there
-    ("your card 2", `held_back`), for what tells of the table now (options, a prompt, why), not
-    for what was told before (the log). A player's reading of a card needs the `table` it is on."""
+    ("your card 2", `held_back`), for what tells of the table now (options, a prompt), not for
+    what was told before (the log). A player's reading of a card needs the `table` it is on."""
     if isinstance(value, Card):
         if sees(table, value, viewer, person):
             return value.label
