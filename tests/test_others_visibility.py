@@ -1,7 +1,8 @@
 """Zone visibility `others`: every player but the zone's owner sees its cards (a hand held facing
 away). The view, the log, the terminal, worlds and `engine info` follow it; seat 0 (no seat)
 sees none of it; a card shown to its owner with reveal is theirs to remember; a zone without an
-owner cannot have it."""
+owner cannot have it. A card of your own you may not see, in a hand you hold, is named by its
+place ("your card 2") in your options, prompt, table and web page; never in the log."""
 from __future__ import annotations
 
 import textwrap
