@@ -28,7 +28,8 @@ from engine.rules.ruleset import Ruleset, load_ruleset
 
 from conftest import ROOT, RULESETS, position_with_secrets, random_play_options, swap, unseen_pairs
 
-GAMES = [path.relative_to(ROOT) for path in RULESETS] + ["examples/guide/step5_options_triggers_modifiers.yaml"]
+GAMES = [path.relative_to(ROOT) for path in RULESETS] + ["examples/guide/step5_options_triggers_modifiers.yaml",
+                                                          "examples/lamplighters/lamplighters.yaml"]
 CASES = [(str(path), n) for path in GAMES for n in load_ruleset(ROOT / path).players]
 PAIRS_AT_THE_END = 4  # pairs of unseen cards tried for each seat of a finished game
 

@@ -282,3 +282,95 @@ def test_the_check_of_every_shipped_ruleset_holds_for_this_game(game, monkeypatc
     """The non-interference check (test_noninterference.py) on this game, which holds a hidden
     card in counters, texts, a prompt and options: it would have caught those gaps too."""
     check_seat(game, 2, card(game, "Ruby"), card(game, "Topaz"), monkeypatch, capsys)
+
+
+# A hand held facing away (visibility `others`): its holder sees it as nobody's, and must learn
+# nothing of it through anything they are given; the only way in is a rule that shows it.
+FACING_AWAY = RULES.replace("hand: {per: player, visibility: owner}", "hand: {per: player, visibility: others}") \
+    .replace("""  let guess = choose(2,""", """  let play = choose(1, hand[1], "Play one (not ", last(hand[1]), ")")
+  move(play, shown)
+  log(1, " plays ", play)
+  let hinted = choose(2, ["hint", "peek"], "Tell P1 of ", first(hand[1]), "?")
+  if hinted == "hint":
+      log(2, " tells 1: your card 1 is ", first(hand[1]).colour)
+  else:
+      reveal(first(hand[1]), 1)
+  let guess = choose(2,""")
+
+
+@pytest.fixture
+def facing_away(tmp_path):
+    path = tmp_path / "facing_away.yaml"
+    path.write_text(FACING_AWAY, encoding="utf-8")
+    return Game(load_ruleset(path), 2, seed=1)
+
+
+def test_a_hand_facing_away_is_dealt_as_the_tests_expect(facing_away):
+    game = facing_away
+    assert [c.label for c in game.table.cards_in(zone(game, "hand", 1))] == ["Ruby", "Garnet"]
+    assert not game.table.can_see(card(game, "Ruby"), 1) and game.table.can_see(card(game, "Ruby"), 2)
+    assert game.pending.player == 1 and view(game, 1).decision["options"] == ["your card 1 (red)", "your card 2 (red)"]
+
+
+def told_all(game: Game, seat: int, saved: bool = True) -> dict[str, str]:
+    """All `seat` is given: its view as an agent and as a person, the screen, the errors of bad
+    moves, why each card label of the game is not an option, and (`saved`) its view of the game
+    saved and loaded again."""
+    pv = view(game, seat)
+    shown = {"view": json.dumps(pv.as_dict(), sort_keys=True), "person": json.dumps(pv.for_person().as_dict()),
+             "screen": render(pv.for_person(), log_lines=100),
+             "options": json.dumps([pv.option_cards(), pv.option_count])}
+    for c in game.table.cards:
+        shown[f"why {c.label}"] = "\n".join(pv.why(c.label))
+    for move in (99, -1, "x"):
+        try:
+            game.clone().apply(move)  # type: ignore[arg-type]
+        except Exception as exc:  # noqa: BLE001 -- what is told is compared, whatever it is
+            shown[f"error {move!r}"] = f"{type(exc).__name__}: {exc}"
+    if saved:
+        restored = Game.from_snapshot(game.rules, json.loads(json.dumps(game.snapshot())))
+        shown["restored"] = json.dumps(view(restored, seat).as_dict(), sort_keys=True)
+        assert shown["restored"] == shown["view"]
+    return shown
+
+
+def exchanged(game: Game, a: str, b: str) -> Game:
+    """The game as it would be had `a` and `b` (cards P1 cannot see) been dealt into each other's
+    places: read so everywhere (table, options, counters, texts, the log as P1 was told it)."""
+    ca, cb = card(game, a), card(game, b)
+    return game.dealt(1, {ca: cb, cb: ca} if a != b else {}, random.Random(0), 0)
+
+
+@pytest.mark.parametrize("a, b", [("Ruby", "Garnet"), ("Ruby", "Topaz"), ("Garnet", "Topaz")])
+def test_your_own_hand_facing_away_tells_you_nothing_of_itself(facing_away, a, b):
+    """Had a card of P1's own hand been dealt where another of it is, or one in the bag, nothing
+    P1 is given would change: the view, options (by place), counters, log, errors, why."""
+    game = facing_away
+    told_all(game, 1)  # a save tells P1 what the game does
+    same, other = exchanged(game, a, a), exchanged(game, a, b)
+    assert other.digest() != same.digest(), "the exchange changed nothing: the test could not fail"
+    assert told_all(other, 1, saved=False) == told_all(same, 1, saved=False)
+    assert view(other, 2).zones() != view(same, 2).zones(), "P2 sees P1's hand: the test could tell"
+    for seed in (1, 2, 3):
+        assert view(view(game, 1).world(seed), 1).as_dict() == view(game, 1).as_dict()
+
+
+def test_after_a_play_and_a_hint_only_what_the_rules_told_is_known(facing_away):
+    game = facing_away
+    game.apply(0)  # P1 plays Ruby, face up to everyone now
+    assert view(game, 1).log()[-1] == "1 plays Ruby"
+    before = told_all(game, 1)
+    game.apply(0)  # P2 hints the colour of P1's card 1 (Garnet, red)
+    assert view(game, 1).log()[-1] == "2 tells 1: your card 1 is red"
+    assert "Garnet" not in json.dumps(list(told_all(game, 1).values())) and before != told_all(game, 1)
+    # A red card in the bag in Garnet's place: the hint is true of it, and P1 cannot tell.
+    assert told_all(exchanged(game, "Garnet", "Topaz"), 1, False) == told_all(exchanged(game, "Garnet", "Garnet"), 1, False)
+
+
+def test_a_card_the_rules_show_you_is_yours_to_see(facing_away):
+    game = facing_away
+    game.apply(0)
+    game.apply(1)  # P2 peeks for P1: Garnet is shown to P1
+    assert "Garnet" in render(view(game, 1).for_person())
+    assert [c.get("label") for z in view(game, 1).zones() if z["name"] == "hand" and z["mine"] for c in z["cards"]] \
+        == ["Garnet"]

@@ -132,6 +132,10 @@ class Layout:
                 self.zones[name] = {k: self._new(spec, k, f"{spec.label} {_key_label(k)}")
                                     for k in keys(spec.per)}
         self.start = [self.zones[c.start] for c in cards]
+        # The families of zones a player holds as hands (text.py's `held_by`): with only one, a
+        # card in one needs no zone's name to be told by its place ("your card 2", `held_back`).
+        self.held_families = len({z.spec for z in self.zone_list if z.player is not None and z.spec.ordered
+                                  and z.spec.visibility in (OWNER, OTHERS)})
 
     def _new(self, spec: ZoneSpec, key: Any, label: str) -> Zone:
         zone = Zone(spec, key, label, len(self.zone_list))

@@ -13,13 +13,36 @@ import math
 from typing import Any, Callable
 
 from .board import Board, Place
-from .table import Card, Zone
+from .table import OTHERS, OWNER, Card, Table, Zone
 
 
 def face_down(card: Card) -> str:
     """How a card reads to someone who may not see its face: its back."""
     back = " ".join(str(v) for v in card.back.values())
     return f"a face-down {back} card".replace("  ", " ") if back else "a face-down card"
+
+
+def held_by(zone: Zone, viewer: int | None) -> bool:
+    """Whether `viewer` holds the zone as a hand: an ordered zone of theirs whose cards are
+    someone's to see (visibility `owner` or `others`), not a pile nobody sees. Where each card
+    lies in it is theirs to know (as everyone's: it is held in the open)."""
+    return viewer is not None and zone.player == viewer and zone.spec.ordered \
+        and zone.spec.visibility in (OWNER, OTHERS)
+
+
+def held_back(table: Table, card: Card, viewer: int | None) -> str:
+    """How a card reads to a `viewer` who may not see its face: by its place, when it lies in
+    a zone they hold (`held_by`: a hand held facing away, a card turned face down in it), so
+    that a menu of such cards tells them apart ("your card 2"); any other card by its back.
+    The place is the card's now: a log line, told as it was, never uses it."""
+    zone = table.where[card.index]
+    if not held_by(zone, viewer):
+        return face_down(card)
+    place = table.contents[zone.index].index(card) + 1
+    back = " ".join(str(v) for v in card.back.values())
+    said = f"your card {place}" if table.layout.held_families == 1 and type(zone.key) is not tuple \
+        else f"card {place} of {zone.label}"
+    return f"{said} ({back})" if back else said
 
 
 class Text(str):
@@ -80,9 +103,10 @@ class Text(str):
         """The cards it names, in order."""
         return [p[0] for p in self.parts if type(p) is tuple]
 
-    def reads(self, sees: Callable[[Card], bool]) -> str:
-        """The text as someone reads it who sees the cards for which `sees` is true."""
-        return "".join(p if type(p) is str else getattr(*p) if sees(p[0]) else face_down(p[0])
+    def reads(self, sees: Callable[[Card], bool], back: Callable[[Card], str] = face_down) -> str:
+        """The text as someone reads it who sees the cards for which `sees` is true; another
+        card as `back` gives it (its back, or its place: `held_back`)."""
+        return "".join(p if type(p) is str else getattr(*p) if sees(p[0]) else back(p[0])
                        for p in self.parts)
 
     def relabelled(self, cards: dict[Card, Card]) -> Any:

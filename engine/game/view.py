@@ -20,7 +20,7 @@ from typing import Any
 from ..core.board import HEX_DIRECTIONS, Board, Place, drawn_line, render_board
 from ..core.errors import EffectError, IllegalMove
 from ..core.table import Card, Player, Table, Zone
-from ..core.text import Text, face_down, number_text
+from ..core.text import Text, face_down, held_back, held_by, number_text
 from ..core.values import Lambda
 from ..lang.builtins import describe
 from ..lang.compiler import evaluate
@@ -38,11 +38,14 @@ def sees(table: Table | None, card: Card, viewer: int | None, person: bool = Fal
 
 def card_view(table: Table, card: Card, viewer: int | None, person: bool = False) -> dict[str, Any]:
     """A card as `viewer` reads it: its face (id, label, properties, and its `text` when it has
-    one), or, when they may not see it, only its back: a hidden card's text would tell it."""
+    one), or, when they may not see it, only its back: a hidden card's text would tell it. A
+    hidden card in an ordered zone of theirs is labelled by its place there (`held_back`)."""
     if sees(table, card, viewer, person):
         if card.text:
             return {"id": card.id, "label": card.label, **card.props, "text": card.text}
         return {"id": card.id, "label": card.label, **card.props}
+    if held_by(table.where[card.index], viewer):
+        return {"hidden": True, "label": held_back(table, card, viewer), **card.back}
     return {"hidden": True, **card.back}
 
 
@@ -55,12 +58,19 @@ def _display_order(card: dict[str, Any]) -> tuple:
 
 
 def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
-          table: Table | None = None, person: bool = False) -> str:
+          table: Table | None = None, person: bool = False, places: bool = False) -> str:
     """How a value reads for `viewer` (None: the referee; a `person`, as `sees` says): hidden
-    cards stay hidden. A player's reading of a card needs the `table` it is on."""
+    cards stay hidden; with `places`, one in an ordered zone of theirs reads as its place there
+    ("your card 2", `held_back`), for what tells of the table now (options, a prompt), not for
+    what was told before (the log). A player's reading of a card needs the `table` it is on."""
     if isinstance(value, Card):
-        return value.label if sees(table, value, viewer, person) else face_down(value)
+        if sees(table, value, viewer, person):
+            return value.label
+        return held_back(table, value, viewer) if places and table is not None else face_down(value)
     if isinstance(value, Text):
+        if places and table is not None:
+            return value.reads(lambda card: sees(table, card, viewer, person),
+                               lambda card: held_back(table, card, viewer))
         return value.reads(lambda card: sees(table, card, viewer, person))
     if isinstance(value, Player):
         return names.get(int(value), str(value)) if names else str(value)
@@ -73,7 +83,7 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
-        return ", ".join(label(v, viewer, names, table, person) for v in value)
+        return ", ".join(label(v, viewer, names, table, person, places) for v in value)
     if value is None:
         return "nothing"
     if isinstance(value, float):
@@ -228,9 +238,12 @@ class PlayerView:
             else:
                 self._decision = {"player": self._label(d.player)}
                 if self.player is None or d.player == self.player:
-                    self._decision["prompt"] = "".join(p if type(p) is str else self._label(p)
-                                                       for p in d.prompt)
-                    self._decision["options"] = [self._label(o) for o in d.options]
+                    table = _game_of(self).table
+
+                    def at(value: Any) -> str:  # a card of theirs they may not see: by its place
+                        return label(value, self.player, self._names, table, self.person, True)
+                    self._decision["prompt"] = "".join(p if type(p) is str else at(p) for p in d.prompt)
+                    self._decision["options"] = [at(o) for o in d.options]
         return self._decision  # type: ignore[return-value]
 
     def option_cards(self) -> list[dict[str, Any] | None]:
@@ -544,10 +557,11 @@ def face_shown(card: dict[str, Any]) -> bool:
 
 
 def zone_text(zone: dict[str, Any]) -> str:
-    """What a zone of `PlayerView.zones()` holds, as one line: the labels of the cards shown,
-    then how many are face down; "-" when empty."""
-    shown = [c.get("label") or "?" for c in zone["cards"] if face_shown(c)]
-    hidden = sum(1 for c in zone["cards"] if not face_shown(c))
+    """What a zone of `PlayerView.zones()` holds, as one line: the labels of the cards shown
+    and of the viewer's own face-down cards labelled by their place ("your card 2"), then how
+    many others are face down; "-" when empty."""
+    shown = [c.get("label") or "?" for c in zone["cards"] if face_shown(c) or "label" in c]
+    hidden = sum(1 for c in zone["cards"] if not face_shown(c) and "label" not in c)
     parts = shown + ([f"{hidden} face-down"] if hidden else [])
     return ", ".join(parts) if parts else "-"
 

@@ -234,11 +234,11 @@ function seatPage(game, token) {
 
   function draw(v) {
     const mine = v.decision && v.decision.options ? v.decision : null;
-    const byCard = new Map(); // a card's id -> the option it stands for
+    const byCard = new Map(); // a card's id (or a face-down card of yours: its place) -> its option
     (v.option_cards || []).forEach((c, i) => {
-      if (mine && c && c.id !== undefined && !byCard.has(c.id)) byCard.set(c.id, i);
+      if (mine && c && cardKey(c) !== undefined && !byCard.has(cardKey(c))) byCard.set(cardKey(c), i);
     });
-    const cardNode = (c) => card(c, byCard.has(c.id) ? () => choose(v, byCard.get(c.id)) : null);
+    const cardNode = (c) => card(c, byCard.has(cardKey(c)) ? () => choose(v, byCard.get(cardKey(c))) : null);
     show(el("header", { class: "top" }, el("h1", {}, v.game),
       el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`), status(v, mine)),
     el("div", { class: "layout" },
@@ -313,7 +313,7 @@ function seatPage(game, token) {
   }
 
   function byCardHint(v) {
-    return (v.option_cards || []).some((c) => c && c.id !== undefined);
+    return (v.option_cards || []).some((c) => c && cardKey(c) !== undefined);
   }
 
   listen();
@@ -324,12 +324,19 @@ function table(v, cardNode) {
   return [boardSections(v, null, null), counters(v), zones(v, cardNode), yours(v, cardNode)];
 }
 
+// What tells a card apart on the page: its id; a face-down card of your own, its place
+// ("your card 2"); another face-down card, nothing.
+function cardKey(c) {
+  if (c.id !== undefined) return c.id;
+  return c.hidden && c.label ? `place:${c.label}` : undefined;
+}
+
 // A card as a box: its label, and the properties its label does not already say (its kind, a
 // word of the label such as a company); hover shows them all.
 function card(c, onChoose) {
   const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden", "text"].includes(k));
   const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
-  const name = c.hidden ? "face down" : c.label;
+  const name = c.hidden ? c.label || "face down" : c.label; // yours face down: by its place
   const said = (k, value) => k === "kind" || (typeof value === "string" && value && name.includes(value));
   const shown = props.filter(([k, value]) => !said(k, value))
     .map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
