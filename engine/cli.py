@@ -90,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards (or a shipped "
                    "one's name); repeatable")
+    v.add_argument("--strict", action="store_true",
+                   help="also print notes: names of yours that hide a built-in of the same name")
 
     i = sub.add_parser("info", help="what a ruleset offers: players, options, cards, boards, constants",
                        description=_wrap("Print what a player or designer needs to know before playing a "
@@ -341,8 +343,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(d)
             print(f"{path}: {len(exc.diagnostics)} error(s)", file=sys.stderr)
         else:
+            for note in ruleset.notes if args.strict else ():
+                print(note)
             print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
-                  f"{'/'.join(map(str, ruleset.players))} players)", file=sys.stderr)
+                  f"{'/'.join(map(str, ruleset.players))} players)")
     return 1 if failed else 0
 
 

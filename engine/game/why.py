@@ -105,7 +105,7 @@ class _Explainer:
             callee, args = kids
             name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
             parts = list(args.children) if args is not None and args.data == "arguments" else []
-            counted_zone = name == "count" and len(parts) == 1 and isinstance(parts[0], Tree) \
+            counted_zone = name == "count" and self.names.is_builtin(name) and len(parts) == 1 and isinstance(parts[0], Tree) \
                 and parts[0].data in ("name", "index", "index_pair") and isinstance(self.value(parts[0], at), Zone)
             if any(self._hidden_in(a, at, depth + 1, not counted_zone) for a in parts):
                 return True
@@ -411,7 +411,8 @@ class _Explainer:
     def _builtin(self, node: Tree | Token, name: str) -> bool:
         """Whether `node` calls the language's function `name` (no local hides it)."""
         return isinstance(node, Tree) and node.data == "call" and isinstance(node.children[0], Tree) \
-            and node.children[0].data == "name" and str(node.children[0].children[0]) == name
+            and node.children[0].data == "name" and str(node.children[0].children[0]) == name \
+            and self.names.is_builtin(name)
 
     def _other_case(self, part: Tree | Token, at: _At) -> bool:
         """Whether a part of an `or` is about another case than this one: a false comparison,
