@@ -27,6 +27,7 @@ from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
+from .migrations import Outdated
 from .scoring import sum_of_parts
 from .shadowing import global_notes, local_notes
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
@@ -818,9 +819,10 @@ class _Builder:
             text = self._text(path)
             tabs = indentation_tabs(text)
             for line, column in tabs:
-                self.problems.append(Diagnostic(self.smap.text_location(path, text, line, column),
-                                                f"in {rule}: a tab in the indentation; indent rule text with "
-                                                "spaces (a tab counts as 8 columns, whatever an editor shows)"))
+                self.problems.append(Outdated(self.smap.text_location(path, text, line, column),
+                                              f"in {rule}: a tab in the indentation; indent rule text with "
+                                              "spaces (a tab counts as 8 columns, whatever an editor shows)",
+                                              "tabs"))
             try:
                 self._trees[key] = parse(text, start)  # with tabs, for the other errors it may have
             except ParseProblem as exc:
