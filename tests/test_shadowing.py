@@ -21,15 +21,15 @@ card_kinds:
   number:
     zone: deck
     label: "{name}"
-    properties: {value: integer}
+    properties: {value: integer, max: integer}   # a property named like max()
 cards:
-  - {kind: number, name: Amber, value: 1}
-  - {kind: number, name: Beryl, value: 2}
-  - {kind: number, name: Coral, value: 3}
-  - {kind: number, name: Dune, value: 4}
-  - {kind: number, name: Ember, value: 5}
-  - {kind: number, name: Frost, value: 6}
-  - {kind: number, name: Garnet, value: 7, modifiers: [{modify: join, if: a == 4, value: value + 1000}]}
+  - {kind: number, name: Amber, value: 1, max: 100}
+  - {kind: number, name: Beryl, value: 2, max: 200}
+  - {kind: number, name: Coral, value: 3, max: 300}
+  - {kind: number, name: Dune, value: 4, max: 400}
+  - {kind: number, name: Ember, value: 5, max: 500}
+  - {kind: number, name: Frost, value: 6, max: 600}
+  - {kind: number, name: Garnet, value: 7, max: 700, modifiers: [{modify: join, if: a == 4, value: value + 1000}]}
 zones:
   deck: {visibility: hidden}
   hand: {per: player, visibility: owner}
@@ -44,6 +44,7 @@ counters:
   local: {per: player, initial: 0}
   picked: {per: player, initial: 0}
   told: {per: player, initial: 0}
+  read: {per: player, initial: 0}
 functions:
   join:                   # the built-in join(items, separator) makes text
     params: [a, b]
@@ -82,6 +83,7 @@ flow: |
       let min = max + 1
       local[p] = min
       picked[p] = [sorted_by for sorted_by in [5, 6]][1]
+      read[p] = c.max + max
       emit("played", p, c.value)
 scoring:
   score: sum[player] + joined[player]
@@ -116,6 +118,7 @@ def test_the_rulesets_meaning_wins_in_play(tmp_path):
     assert counters["tally"][p1] == 99 and counters["anything"][p1] == 7
     assert counters["local"][p1] == 8 and counters["picked"][p1] == 6
     assert counters["told"][p2] == 4  # the trigger's parameters first and last
+    assert counters["read"][p2] == 407  # Dune's property max, and the constant max
 
 
 def test_strict_notes_each_name_that_hides_a_built_in(tmp_path, capsys):
@@ -123,7 +126,8 @@ def test_strict_notes_each_name_that_hides_a_built_in(tmp_path, capsys):
     assert main(["validate", "--strict", str(path)]) == 0
     out, err = capsys.readouterr()
     notes = [line for line in out.splitlines() if ": note: " in line]
-    assert f"{path}:32:3: note: your function 'join' hides the built-in join(items, separator)" in notes
+    line = SHADOWS.splitlines().index("  join:                   # the built-in join(items, separator) makes text") + 1
+    assert f"{path}:{line}:3: note: your function 'join' hides the built-in join(items, separator)" in notes
     for said in ("your constant 'max'", "your counter 'sum'", "your procedure 'shuffle'",
                  "parameter 'abs' of function scaled", "parameter 'first' of trigger played",
                  "local 'min'", "local 'sorted_by'"):

@@ -699,7 +699,7 @@ class Compiler:
 
     def _declare(self, node: Token, name: str) -> None:
         if name in self.names.defined() and name not in self.scopes[0]:
-            self._error(node, f"'{name}' is already a name of the ruleset or the language; "
+            self._error(node, f"'{name}' is already a name of the ruleset; "
                               "choose another name for this local")
         if name not in self.scopes[-1]:
             python = self._temp("_v") if self.in_env is not None and name not in self.in_env else None
