@@ -4,10 +4,11 @@ same games (issue 29). See tests/fixtures/compat/README.md.
 Each line of tests/fixtures/compat/pinned.txt names a ruleset of the corpus (with `+EXT` for
 an extension file played with it), a number of players, and what random play of it with a
 fixed seed gave: the number of decisions, the start of `Game.digest()` (every zone, counter and
-decision, as in test_same_games.py) and the scores, by seat. A file that no longer loads, or a game that no longer plays the same, is a
-compatibility bug: fix the engine, or, for a deliberate change of the format, add a migration
-(engine/rules/migrations.py) and say so in the README. Print the lines anew with
-`python tests/test_compat.py` only when a game is meant to change, and say why in the commit.
+decision, as in test_same_games.py) and the scores, by seat. A file that no longer loads, or a
+game that no longer plays the same, is a compatibility bug: fix the engine, or, for a deliberate
+change of the format, add a migration (engine/rules/migrations.py) and say so in the README.
+Print the lines anew with `python tests/test_compat.py` only when a game is meant to change, and
+say why in the commit.
 """
 from __future__ import annotations
 

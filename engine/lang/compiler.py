@@ -66,16 +66,14 @@ class Names:
     sources: dict[str, tuple[Tree, str]] = field(default_factory=dict)
 
     def all(self) -> set[str]:
-        return self.defined() | set(B.REGISTRY) | SPECIAL_NAMES
+        return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
+                | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
 
-    def defined(self) -> set[str]:
-        """The ruleset's own global names, which hide the language's built-ins of the same name."""
-        return set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions) | set(self.procedures)
-
-    def is_builtin(self, name: str | None) -> bool:
-        """Whether `name` means the language's built-in: the ruleset defines no name like it."""
-        return name is not None and name not in self.constants and name not in self.counters \
-            and name not in self.zones and name not in self.functions and name not in self.procedures
+    def own(self, name: str) -> bool:
+        """Whether `name` is a global name of the ruleset's own: it hides a built-in of the same
+        name, so that a built-in added later never changes what a ruleset means."""
+        return name in self.constants or name in self.counters or name in self.zones \
+            or name in self.functions or name in self.procedures
 
 
 @dataclass(frozen=True)
@@ -176,7 +174,7 @@ def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
         for callee in called(tree):
             if callee in names.procedures:
                 calls[name].add(callee)
-            elif names.is_builtin(callee) and callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
+            elif not names.own(callee) and callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
                 direct[name] = False
     changed = True
     while changed:
@@ -680,7 +678,7 @@ class Compiler:
     def _builtin(self, node: Tree | Token | None, name: str) -> bool:
         """Whether `node` is the language's built-in `name`: no local and no name of the
         ruleset hides it."""
-        return self._global(node) == name and self.names.is_builtin(name)
+        return self._global(node) == name and not self.names.own(name)
 
     def _read_local(self, name: str) -> ast.expr:
         for scope in reversed(self.scopes):
@@ -698,7 +696,7 @@ class Compiler:
         return ast.Name(python, ast.Store()) if python else _local(name, store=True)
 
     def _declare(self, node: Token, name: str) -> None:
-        if name in self.names.defined() and name not in self.scopes[0]:
+        if self.names.own(name) and name not in self.scopes[0]:
             self._error(node, f"'{name}' is already a name of the ruleset; "
                               "choose another name for this local")
         if name not in self.scopes[-1]:

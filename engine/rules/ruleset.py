@@ -510,7 +510,7 @@ class _Builder:
         """Every `emit(...)` of every rule that parsed, with its place in the files (none when
         the ruleset's own `emit` hides the built-in)."""
         found: list = []
-        if not self.names.is_builtin("emit"):
+        if self.names.own("emit"):
             return found
         for (path, _), tree in self._trees.items():
             if tree is not None:
