@@ -26,8 +26,8 @@ from . import resources
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
-from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .migrations import Outdated
+from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .scoring import sum_of_parts
 from .shadowing import global_notes, local_notes
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
@@ -477,7 +477,8 @@ class _Builder:
         notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
             lambda path, line, column: self.smap.text_location(path, self._text(path), line, column))
-        rs.notes = sorted(notes, key=lambda n: (n.location.file, n.location.line, n.location.column))
+        rs.notes = sorted(dict.fromkeys(notes),  # a table's rows share their rules' text: a note once
+                          key=lambda n: (n.location.file, n.location.line, n.location.column))
         return rs
 
     def _fixed_counters(self, names: Names) -> frozenset[str]:

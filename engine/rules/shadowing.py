@@ -17,8 +17,8 @@ from ..core.errors import Diagnostic, Location
 from ..lang.builtins import REGISTRY
 from ..lang.compiler import SPECIAL_NAMES
 
-_WHAT = {"constants": "constant", "counters": "counter", "zones": "zone", "functions": "function",
-         "procedures": "procedure"}
+_WHAT = {"constants": "constant", "boards": "board", "counters": "counter", "zones": "zone",
+         "functions": "function", "procedures": "procedure"}
 
 
 @dataclass(frozen=True)
