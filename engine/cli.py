@@ -39,6 +39,7 @@ from .players.screen import Line
 from .players.undo import UndoHistory
 from .rules import resources
 from .rules.info import facts, render_info
+from .rules.migrations import MIGRATIONS, fix
 from .rules.ruleset import Ruleset, load_ruleset
 from .rules.schema import EXTENSION, RULESET, schema_path, write_schemas
 from .rules.scoring import results_lines
@@ -90,6 +91,11 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards (or a shipped "
                    "one's name); repeatable")
+    v.add_argument("--fix", action="store_true",
+                   help="rewrite in the files the old forms a change of the format no longer reads "
+                   "(each error that says --fix does it), then check again")
+    v.add_argument("--strict", action="store_true",
+                   help="also print notes: names of yours that hide a built-in of the same name")
 
     i = sub.add_parser("info", help="what a ruleset offers: players, options, cards, boards, constants",
                        description=_wrap("Print what a player or designer needs to know before playing a "
@@ -331,6 +337,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.paths:
         try:
+            if args.fix:
+                _fix(path, args.extensions)
             ruleset = load_ruleset(path, args.extensions)
             shown = terminal_problems(ruleset)
             if shown:
@@ -341,9 +349,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(d)
             print(f"{path}: {len(exc.diagnostics)} error(s)", file=sys.stderr)
         else:
+            for note in ruleset.notes if args.strict else ():
+                print(note)
             print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
-                  f"{'/'.join(map(str, ruleset.players))} players)", file=sys.stderr)
+                  f"{'/'.join(map(str, ruleset.players))} players)")
     return 1 if failed else 0
+
+
+def _fix(path: str, extensions: list[str]) -> None:
+    """Rewrite the old forms that loading `path` finds, in their files, saying each."""
+    try:
+        load_ruleset(path, extensions)
+    except RulesetError as exc:
+        try:
+            fixed = fix(exc.diagnostics)
+        except OSError as error:
+            raise EngineError(f"cannot rewrite {error.filename}: {error.strerror}") from None
+        for done in fixed:
+            print(f"{done.location.file}:{done.location.line}: fixed: {MIGRATIONS[done.migration].done}")
 
 
 def print_json(data: Any, ensure_ascii: bool = True) -> None:

@@ -213,7 +213,7 @@ def test_validate_says_the_same_with_a_cold_warm_damaged_or_missing_cache(tmp_pa
     no_cache = tmp_path / "a-file"
     no_cache.write_text("not a directory")
     reference = validate(no_cache, *paths)  # no cache directory can be made: everything is parsed
-    assert reference[0] == 1 and "trick_of_the_rails.yaml: ok" in reference[2] and ": error: " in reference[1]
+    assert reference[0] == 1 and "trick_of_the_rails.yaml: ok" in reference[1] and ": error: " in reference[1]
     assert "Traceback" not in reference[1] + reference[2]
 
     home = tmp_path / "cache"

@@ -59,7 +59,7 @@ def test_a_file_of_that_name_wins(tmp_path, monkeypatch):
     (tmp_path / "railways").write_text(TINY, encoding="utf-8")
     assert load_ruleset("railways").name == "Tiny"
     proc = engine("validate", "railways", cwd=tmp_path)
-    assert proc.returncode == 0 and proc.stderr.startswith("railways: ok (Tiny,"), proc.stderr
+    assert proc.returncode == 0 and proc.stdout.startswith("railways: ok (Tiny,"), proc.stderr
     # A folder of that name is no ruleset file: the name finds the shipped one.
     (tmp_path / "railways").unlink()
     (tmp_path / "railways").mkdir()

@@ -284,14 +284,14 @@ def test_validate_runs_a_board_display_on_every_place(tmp_path, capsys):
     assert out.count("error:") == 1 and "division by zero (in display of board map" in out
     fine = write(tmp_path, BOARD_DISPLAY, head.replace("100 // place.cubes", "format(\"{}:{}\", place.id, place.cubes)"))
     assert main(["validate", str(fine)]) == 0
-    assert "ok (Words" in capsys.readouterr().err
+    assert "ok (Words" in capsys.readouterr().out
     assert "ash:2" in view(Game(load_ruleset(fine), 2, seed=1), 1).boards()["map"]
 
 
 def test_validate_leaves_a_game_that_cannot_be_set_up_to_simulate(tmp_path, capsys):
     path = write(tmp_path, "flow: |\n  let x = 1 // 0\n")
     assert main(["validate", str(path)]) == 0
-    assert "ok (Words" in capsys.readouterr().err
+    assert "ok (Words" in capsys.readouterr().out
 
 
 def test_the_log_reads_numbers_boards_and_functions_plainly(tmp_path):

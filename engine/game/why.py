@@ -105,8 +105,9 @@ class _Explainer:
             callee, args = kids
             name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
             parts = list(args.children) if args is not None and args.data == "arguments" else []
-            counted_zone = name == "count" and len(parts) == 1 and isinstance(parts[0], Tree) \
-                and parts[0].data in ("name", "index", "index_pair") and isinstance(self.value(parts[0], at), Zone)
+            counted_zone = name == "count" and not self.names.own(name) and len(parts) == 1 \
+                and isinstance(parts[0], Tree) and parts[0].data in ("name", "index", "index_pair") \
+                and isinstance(self.value(parts[0], at), Zone)
             if any(self._hidden_in(a, at, depth + 1, not counted_zone) for a in parts):
                 return True
             if name is not None and name not in at.env and name in self.names.sources:
@@ -409,9 +410,10 @@ class _Explainer:
         return [f"{self.src(cond, at)} is {self.said(cond, at)}{self._sides(cond, at)}"]
 
     def _builtin(self, node: Tree | Token, name: str) -> bool:
-        """Whether `node` calls the language's function `name` (no local hides it)."""
+        """Whether `node` calls the language's function `name` (no name of the ruleset hides it)."""
         return isinstance(node, Tree) and node.data == "call" and isinstance(node.children[0], Tree) \
-            and node.children[0].data == "name" and str(node.children[0].children[0]) == name
+            and node.children[0].data == "name" and str(node.children[0].children[0]) == name \
+            and not self.names.own(name)
 
     def _other_case(self, part: Tree | Token, at: _At) -> bool:
         """Whether a part of an `or` is about another case than this one: a false comparison,

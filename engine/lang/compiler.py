@@ -69,6 +69,12 @@ class Names:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
                 | set(self.procedures) | set(B.REGISTRY) | SPECIAL_NAMES)
 
+    def own(self, name: str) -> bool:
+        """Whether `name` is a global name of the ruleset's own: it hides a built-in of the same
+        name, so that a built-in added later never changes what a ruleset means."""
+        return name in self.constants or name in self.counters or name in self.zones \
+            or name in self.functions or name in self.procedures
+
 
 @dataclass(frozen=True)
 class ChoiceSite:
@@ -168,7 +174,7 @@ def never_suspending(procedures: dict[str, Tree], names: Names) -> set[str]:
         for callee in called(tree):
             if callee in names.procedures:
                 calls[name].add(callee)
-            elif callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
+            elif not names.own(callee) and callee in B.REGISTRY and B.REGISTRY[callee].kind == B.CHOICE:
                 direct[name] = False
     changed = True
     while changed:
@@ -669,6 +675,11 @@ class Compiler:
                 return name
         return None
 
+    def _builtin(self, node: Tree | Token | None, name: str) -> bool:
+        """Whether `node` is the language's built-in `name`: no local and no name of the
+        ruleset hides it."""
+        return self._global(node) == name and not self.names.own(name)
+
     def _read_local(self, name: str) -> ast.expr:
         for scope in reversed(self.scopes):
             if name in scope:
@@ -685,8 +696,8 @@ class Compiler:
         return ast.Name(python, ast.Store()) if python else _local(name, store=True)
 
     def _declare(self, node: Token, name: str) -> None:
-        if name in self.names.all() and name not in self.scopes[0]:
-            self._error(node, f"'{name}' is already a name of the ruleset or the language; "
+        if self.names.own(name) and name not in self.scopes[0]:
+            self._error(node, f"'{name}' is already a name of the ruleset; "
                               "choose another name for this local")
         if name not in self.scopes[-1]:
             python = self._temp("_v") if self.in_env is not None and name not in self.in_env else None
@@ -788,7 +799,7 @@ class Compiler:
         """Where the options of a statement's choose() are written, if it is one."""
         call = node if node.data == "call" else next(
             (c for c in node.children if isinstance(c, Tree) and c.data == "call"), None)
-        if call is None or self._global(call.children[0]) != "choose" or self.tree is None:
+        if call is None or not self._builtin(call.children[0], "choose") or self.tree is None:
             return None
         args = call.children[1]
         if args is None or args.data != "arguments" or len(args.children) < 2:
@@ -1030,13 +1041,15 @@ class Compiler:
             return _item(_game_table("counters"), _const(name))
         if name in n.zones:
             return _item(_game_table("zones"), _const(name))
-        if name == "players":
+        if name in n.functions or name in n.procedures:
+            self._error(tok, f"'{name}' is a function: call it, as {name}(...)")
+        elif name == "players":
             return _item(_attr(_name("g"), "players"), ast.Slice(None, None, None))
-        if name == "player_count":
+        elif name == "player_count":
             return _call("_r_len", _attr(_name("g"), "players"))
-        if name == "option":
+        elif name == "option":
             self._error(tok, "write option.NAME to read a ruleset option")
-        elif name in n.functions or name in n.procedures or name in B.REGISTRY:
+        elif name in B.REGISTRY:
             self._error(tok, f"'{name}' is a function: call it, as {name}(...)")
         else:
             self._unknown(tok, name)
@@ -1045,7 +1058,7 @@ class Compiler:
     def _e_attribute(self, node):
         obj, attr_tok = node.children
         attr = str(attr_tok)
-        if self._global(obj) == "option":
+        if self._builtin(obj, "option"):
             if attr not in self.names.options:
                 self._error(attr_tok, f"unknown option '{attr}'{suggest(attr, self.names.options)}")
             return _call(_attr(_attr(_name("g"), "options"), "get"), _const(attr))
@@ -1338,7 +1351,7 @@ class Compiler:
         return [self._expr(c) for c in node.children]
 
     def _counted(self, callee: Tree | Token, args_node: Tree | None) -> bool:
-        return (self._global(callee) == "count" and args_node is not None and args_node.data != "comp_argument"
+        return (self._builtin(callee, "count") and args_node is not None and args_node.data != "comp_argument"
                 and len(args_node.children) == 1 and (self._zone(args_node.children[0]) is not None
                                                       or self._plainly_list(args_node.children[0])))
 
@@ -1348,7 +1361,7 @@ class Compiler:
         return ast.Dict([_const(p) for p, _ in pairs], [a for _, a in pairs])
 
     def _short_circuit(self, callee: Tree | Token, args_node: Tree | None) -> bool:
-        return (self._global(callee) in ("any", "all") and args_node is not None
+        return ((self._builtin(callee, "any") or self._builtin(callee, "all")) and args_node is not None
                 and args_node.data == "comp_argument")
 
     def _known_attribute(self, attr: str) -> bool:
@@ -1360,7 +1373,7 @@ class Compiler:
         language has none) and name the function to use; True if it was reported."""
         if not (isinstance(callee, Tree) and callee.data == "attribute"):
             return False
-        if self._global(callee.children[0]) == "option":
+        if self._builtin(callee.children[0], "option"):
             return False
         obj, attr_tok = callee.children
         attr = str(attr_tok)

@@ -26,8 +26,10 @@ from . import resources
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
+from .migrations import Outdated
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .scoring import sum_of_parts
+from .shadowing import global_notes, local_notes
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
@@ -141,6 +143,7 @@ class Ruleset:
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
     kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
     names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
+    notes: list[Diagnostic] = field(default_factory=list, repr=False)  # told by `validate --strict` alone
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
     _holding: dict[frozenset[int], list[Card]] = field(default_factory=dict, repr=False)
     _loaded: bool = field(default=False, repr=False)
@@ -494,6 +497,11 @@ class _Builder:
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         rs.fixed_counters = self._fixed_counters(names)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
+        notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
+            {path: tree for (path, _), tree in self._trees.items() if tree is not None},
+            lambda path, line, column: self.smap.text_location(path, self._text(path), line, column))
+        rs.notes = sorted(dict.fromkeys(notes),  # a table's rows share their rules' text: a note once
+                          key=lambda n: (n.location.file, n.location.line, n.location.column))
         return rs
 
     def _fixed_counters(self, names: Names) -> frozenset[str]:
@@ -523,8 +531,11 @@ class _Builder:
         return frozenset(names.counters) - written
 
     def _emits(self) -> list:
-        """Every `emit(...)` of every rule that parsed, with its place in the files."""
-        found = []
+        """Every `emit(...)` of every rule that parsed, with its place in the files (none when
+        the ruleset's own `emit` hides the built-in)."""
+        found: list = []
+        if self.names.own("emit"):
+            return found
         for (path, _), tree in self._trees.items():
             if tree is not None:
                 text = self._text(path)
@@ -542,12 +553,6 @@ class _Builder:
                     self.error((section, name), f"'{name}' is already defined in {seen[name]}", key=True)
                 else:
                     seen[name] = section
-        from ..lang.builtins import REGISTRY
-        from ..lang.compiler import SPECIAL_NAMES
-        for name, section in seen.items():
-            if name in REGISTRY or name in SPECIAL_NAMES:
-                self.error((section, name), f"'{name}' is a built-in name of the effect language; rename it",
-                           key=True)
 
     def _per_keys_ok(self, path: tuple, per: str | None, constants: dict) -> None:
         if per is None or per in ("player", "card") or per in self.boards:
@@ -838,9 +843,10 @@ class _Builder:
             text = self._text(path)
             tabs = indentation_tabs(text)
             for line, column in tabs:
-                self.problems.append(Diagnostic(self.smap.text_location(path, text, line, column),
-                                                f"in {rule}: a tab in the indentation; indent rule text with "
-                                                "spaces (a tab counts as 8 columns, whatever an editor shows)"))
+                self.problems.append(Outdated(self.smap.text_location(path, text, line, column),
+                                              f"in {rule}: a tab in the indentation; indent rule text with "
+                                              "spaces (a tab counts as 8 columns, whatever an editor shows)",
+                                              "tabs"))
             try:
                 self._trees[key] = parse(text, start)  # with tabs, for the other errors it may have
             except ParseProblem as exc:
