@@ -19,6 +19,7 @@ from ..players.agents import make_agents
 from ..players.isolation import Isolation
 from ..players.loop import play
 from ..rules.ruleset import Ruleset
+from .quality import StandingsRecorder
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -82,7 +83,8 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     record: dict[str, Any] = {"game": number, "seed": seed, "seats": spec.seats, "options": spec.options}
     order: list[int] = []
     try:
-        game, agents = _played(ruleset, spec, seed, spec.isolation(), order)
+        recorder = StandingsRecorder()
+        game, agents = _played(ruleset, spec, seed, spec.isolation(), order, recorder)
         final = game.scores()
         winners = game.winners(final)
         parts = game.breakdown(final) if ruleset.breakdown else None
@@ -92,7 +94,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     order += [p for p in game.players if p not in order]
     record.update(scores={str(p): v for p, v in final.items()}, winners=[str(p) for p in winners],
                   turn_order=[str(p) for p in order], decisions=len(game.decisions),
-                  end_reason=game.end_reason if game.over else DECISION_CAP)
+                  end_reason=game.end_reason if game.over else DECISION_CAP, **recorder.record(final))
     if parts is not None:
         record["breakdown"] = {str(p): v for p, v in parts.items()}
     late = {str(p): agent.late for p, agent in zip(game.players, agents) if getattr(agent, "late", 0)}
@@ -103,11 +105,14 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
 
 
 def _played(ruleset: Ruleset, spec: RunSpec, seed: int, isolation: Isolation | None,
-            order: list[int] | None = None) -> tuple[Game, list[Any]]:
-    """The game of `seed` played by the run's bots, without a log; and its agents."""
+            order: list[int] | None = None, recorder: StandingsRecorder | None = None) -> tuple[Game, list[Any]]:
+    """The game of `seed` played by the run's bots, without a log; and its agents. With
+    `recorder`, its standings round by round are kept there."""
     game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
     agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=isolation)
-    play(game, agents, max_decisions=spec.max_decisions, turn_order=order)
+    if recorder is not None:
+        recorder.begin(game)
+    play(game, agents, after_each=recorder, max_decisions=spec.max_decisions, turn_order=order)
     return game, agents
 
 
