@@ -182,14 +182,16 @@ def uncertainty(series: list[list[float]]) -> float:
 
 def margin_curve(games: list[tuple[int, list[list[float]]]]) -> list[dict[str, float]]:
     """The winner's standing minus the best other's, read at 0%, 5%, ... 100% of each game
-    (the nearest kept round), as mean and quartiles over the games: for a plot."""
+    (the nearest kept round), as mean and quartiles over the games, and the share of games
+    whose winner leads there (alone or tied): for the plots of the HTML page."""
     curve = []
     for k in range(CURVE_POINTS):
-        margins = []
+        margins, leading = [], 0
         for w, s in games:
             at = s[round(k / (CURVE_POINTS - 1) * (len(s) - 1))]
             margins.append(at[w] - max(v for i, v in enumerate(at) if i != w) if len(at) > 1 else 0.0)
+            leading += w in leaders(at)
         q1, median, q3 = quartiles(margins)
         curve.append({"at": k / (CURVE_POINTS - 1), "mean": math.fsum(margins) / len(margins),
-                      "q1": q1, "median": median, "q3": q3})
+                      "q1": q1, "median": median, "q3": q3, "winner_leads": leading / len(games)})
     return curve

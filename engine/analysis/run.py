@@ -94,9 +94,10 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     order += [p for p in game.players if p not in order]
     record.update(scores={str(p): v for p, v in final.items()}, winners=[str(p) for p in winners],
                   turn_order=[str(p) for p in order], decisions=len(game.decisions),
-                  end_reason=game.end_reason if game.over else DECISION_CAP, **recorder.record(final))
+                  end_reason=game.end_reason if game.over else DECISION_CAP)
     if parts is not None:
         record["breakdown"] = {str(p): v for p, v in parts.items()}
+    record.update(recorder.record(final))  # for the report's game quality (quality.py)
     late = {str(p): agent.late for p, agent in zip(game.players, agents) if getattr(agent, "late", 0)}
     if late:
         record["late"] = late  # decisions an isolated seat lost to a random option, over its time limit
