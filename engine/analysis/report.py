@@ -321,13 +321,13 @@ def quality_rows(q: dict[str, Any]) -> list[list[str]]:
             ["decisions a game", *_mean_cells(q["decisions"], 1), ""]]
     if not q["with_standings"]:
         return rows
-    rows += [["rounds a game", *_mean_cells(q["rounds"], 1), "from a turn of position 1 to its next"],
+    rows += [["rounds a game", *_mean_cells(q["rounds"], 1), "turn to turn of position 1"],
              ["lead changes a game", *_mean_cells(q["lead_changes"], 1),
               f"{q['lead_changes_per_round']['mean']:.2f} a round" if q["lead_changes_per_round"] else ""],
-             ["uncertainty", *_mean_cells(q["uncertainty"], 2), "0: one leader, 1: all lead alike"]]
+             ["uncertainty", *_mean_cells(q["uncertainty"], 2), "0: one leader, 1: even"]]
     if q["lead_for_good"]:
-        rows += [["winner leads for good", *_mean_cells(q["lead_for_good"], 2), "from: 0 start, 1 end"],
-                 ["comebacks", *_rate_cells(q["comebacks"]), "winner behind at some round"],
+        rows += [["winner leads for good", *_mean_cells(q["lead_for_good"], 2), "from 0: start, to 1: end"],
+                 ["comebacks", *_rate_cells(q["comebacks"]), "the winner was behind"],
                  ["winner's worst deficit", *_mean_cells(q["worst_deficit"], 1), "in standings"]]
     return rows
 
