@@ -14,7 +14,7 @@ from engine.analysis.run import RunSpec, _played, game_seed
 from engine.analysis.simulate import simulate
 from engine.rules.ruleset import load_ruleset
 
-from conftest import ROOT, ruleset
+from conftest import ROOT, random_play_options, ruleset
 from test_cli import engine
 
 ROUNDS = 6
@@ -110,18 +110,20 @@ def test_a_heuristic_that_fails_mid_game_costs_the_standings_not_the_game(tmp_pa
 
 
 def test_recording_the_standings_changes_no_game():
-    # The same games, decision for decision and table for table, with the recorder and without.
-    for name, players in (("trainsilvania", 3), ("trick_of_the_rails", 4)):
+    # The same games, decision for decision and table for table, with the recorder and without:
+    # each shipped ruleset's heuristic read after every round (by random seats, which never read
+    # it themselves, and by a greedy seat, which reads it on copies of the game).
+    for name, players, seats in (("trainsilvania", 3, ["greedy", "random", "random"]),
+                                 ("trick_of_the_rails", 4, ["random"] * 4),
+                                 ("isle_of_trains", 3, ["random"] * 3), ("railways", 4, ["random"] * 4)):
         rules = ruleset(name)
-        spec = RunSpec.of(rules, players, ["greedy"] + ["random"] * (players - 1),
-                          rules.resolve_options({}, players), 5)
-        for number in range(2):
-            seed = game_seed(5, number)
-            recorder = StandingsRecorder()
-            watched, _ = _played(rules, spec, seed, None, None, recorder)
-            plain, _ = _played(rules, spec, seed, None)
-            assert watched.decisions == plain.decisions and watched.digest() == plain.digest()
-            assert len(recorder.points) + 1 == recorder.rounds > 1
+        spec = RunSpec.of(rules, players, seats, random_play_options(rules, players), 5)
+        seed = game_seed(5, 0)
+        recorder = StandingsRecorder()
+        watched, _ = _played(rules, spec, seed, None, None, recorder)
+        plain, _ = _played(rules, spec, seed, None)
+        assert watched.decisions == plain.decisions and watched.digest() == plain.digest(), name
+        assert recorder.rounds > 1 and recorder.points, name
 
 
 def test_an_old_run_file_reports_what_needs_no_standings():
@@ -152,5 +154,6 @@ def test_report_shows_the_quality_in_text_json_and_html(tmp_path):
     pytest.importorskip("matplotlib")
     engine("report", str(out), "--html", str(page))
     html = page.read_text(encoding="utf-8")
-    assert "<h2>Game quality</h2>" in html and "winner&#x27;s margin" not in html  # alt texts unescaped
+    quality_part = html[html.index("<h2>Game quality</h2>"):]
+    assert "<td>lead changes a game</td>" in quality_part and "<td>winner leads for good</td>" in quality_part
     assert html.count("<img") == 6  # shares by seat and position, scores, lengths, and the two here
