@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engine.analysis.quality import MAX_POINTS, StandingsRecorder, quality
+from engine.analysis.quality import LONGEST_ROUND, MAX_POINTS, StandingsRecorder, quality
 from engine.analysis.report import OLD_RUN, build_report, read_jsonl, render_text
 from engine.analysis.run import RunSpec, _played, game_seed
 from engine.analysis.simulate import simulate
@@ -99,6 +99,18 @@ def test_a_long_game_keeps_a_standing_every_few_rounds(tmp_path):
     assert len(record["standings"]) <= MAX_POINTS and record["standings_every"] == 4
     # Every 4th round from the 4th on, then the final score: the series still ends at the end.
     assert record["standings"][0] == [4, 0] and record["standings"][-1] == [300, 0]
+
+
+def test_a_game_whose_first_player_never_decides_again_has_rounds_of_decisions(tmp_path):
+    # P1 decides once, then P2 100 times: a round ends every 2 x LONGEST_ROUND decisions.
+    path = tmp_path / "one_turn.yaml"
+    path.write_text(TOY.replace("ROUNDS", "1").replace("GAIN", "pass").replace("HEURISTIC", "")
+                    .replace("      for p in players:\n          let x = choose(p, [1, 2], \"Pick\")",
+                             "      let x = choose(1, [1, 2], \"Pick\")\n      repeat 100:\n"
+                             "          let y = choose(2, [1, 2], \"Pick\")"), encoding="utf-8")
+    record = simulate(load_ruleset(path), 2, 1, 1, {})["results"][0]
+    assert record["decisions"] == 101 and 2 * LONGEST_ROUND == 40
+    assert record["rounds"] == 3 and len(record["standings"]) == 3  # after decisions 40 and 80, the end
 
 
 def test_a_heuristic_that_fails_mid_game_costs_the_standings_not_the_game(tmp_path):

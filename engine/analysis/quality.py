@@ -21,17 +21,21 @@ from ..core.errors import EngineError
 from ..game.game import Game
 from .stats import quartiles, summary, wilson
 
+LONGEST_ROUND = 20  # decisions a player: a round also ends after players x this many (a game
+# whose first player never decides again still has rounds)
 MAX_POINTS = 128  # standings kept a game at most: a longer game keeps every 2nd, 4th... round
 CURVE_POINTS = 21  # the winner's margin is read at 0%, 5%, ... 100% of each game
 
 
 class StandingsRecorder:
     """Called after each decision of a game (players/loop.py's `after_each`): every player's
-    standing each time the first player to decide begins a new run of decisions."""
+    standing each time the first player to decide begins a new run of decisions, or after
+    LONGEST_ROUND decisions a player without that."""
 
     def __init__(self) -> None:
         self.first = self.last = None  # the first player to decide; the one who decided last
         self.rounds = 0
+        self.since, self.longest = 0, 0  # decisions since the round began; a round's most
         self.every = 1  # a standing kept every this many rounds
         self.points: list[list[float]] | None = []
 
@@ -39,14 +43,15 @@ class StandingsRecorder:
         """Before the game's first decision."""
         if not game.over:
             self.first = self.last = game.pending.player
-            self.rounds = 1
+            self.rounds, self.longest = 1, LONGEST_ROUND * len(game.players)
 
     def __call__(self, game: Game) -> None:
         if game.over:
             return
         player = game.pending.player
-        if player == self.first and self.last != self.first:
-            self.rounds += 1
+        self.since += 1
+        if player == self.first and self.last != self.first or self.since >= self.longest:
+            self.rounds, self.since = self.rounds + 1, 0
             if self.points is not None and (self.rounds - 1) % self.every == 0:
                 try:
                     self._keep(game.estimates())
