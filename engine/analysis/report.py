@@ -3,8 +3,8 @@
 `read_jsonl` loads the JSON Lines that `engine simulate --out` writes (a `{"run": ...}` header,
 then one record per game, in any order); `build_report` turns the records into plain data (win
 shares with 95% Wilson intervals by seat and by turn position, scores, game lengths, end
-reasons, failed games); `render_text` prints it for the terminal. The HTML page is in
-report_html.py, so that the text report never needs matplotlib.
+reasons, failed games, the game's quality by quality.py); `render_text` prints it for the
+terminal. The HTML page is in report_html.py, so that the text report never needs matplotlib.
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from typing import Any
 
 from ..core.errors import EngineError
 from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
-from .runfile import MAX_LINE_BYTES, MAX_RUN_BYTES
 from .quality import quality
+from .runfile import MAX_LINE_BYTES, MAX_RUN_BYTES
 from .simulate import end_reasons, mean_breakdown, win_share
 from .stats import histogram, quartiles, summary, wilson
 
