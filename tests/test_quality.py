@@ -63,7 +63,7 @@ def test_a_game_the_first_player_always_wins(tmp_path):
     assert record["standings"] == [[k, 0] for k in range(1, ROUNDS + 1)]  # after rounds 1..5, then the score
     assert q["with_standings"] == 20
     assert q["first_player_advantage"]["share"] == 1.0 and q["first_player_advantage"]["advantage"] == 0.5
-    assert q["first_player_advantage"]["low"] > 0  # detected: the interval leaves out no advantage
+    assert q["first_player_advantage"]["low"] > 0  # detected: the interval leaves out 0
     assert mean(q, "lead_changes") == 0 and mean(q, "lead_for_good") == 0.0
     assert mean(q, "uncertainty") == 0.0 and mean(q, "worst_deficit") == 0
     assert q["comebacks"]["share"] == 0 and q["ties"]["share"] == 0 and q["draws"]["share"] == 0
