@@ -121,6 +121,16 @@ def test_a_heuristic_that_fails_mid_game_costs_the_standings_not_the_game(tmp_pa
     assert q["with_standings"] == 0 and q["lead_changes"] is None
 
 
+class Unseen(StandingsRecorder):
+    """A recorder checked to leave the rules' count of steps as it found it: a heuristic's
+    steps must not bring the rules nearer their limit of steps between two decisions."""
+
+    def __call__(self, game) -> None:
+        steps = game.steps
+        super().__call__(game)
+        assert game.steps == steps
+
+
 def test_recording_the_standings_changes_no_game():
     # The same games, decision for decision and table for table, with the recorder and without:
     # each shipped ruleset's heuristic read after every round (by random seats, which never read
@@ -131,7 +141,7 @@ def test_recording_the_standings_changes_no_game():
         rules = ruleset(name)
         spec = RunSpec.of(rules, players, seats, random_play_options(rules, players), 5)
         seed = game_seed(5, 0)
-        recorder = StandingsRecorder()
+        recorder = Unseen()
         watched, _ = _played(rules, spec, seed, None, None, recorder)
         plain, _ = _played(rules, spec, seed, None)
         assert watched.decisions == plain.decisions and watched.digest() == plain.digest(), name
@@ -149,6 +159,17 @@ def test_an_old_run_file_reports_what_needs_no_standings():
     section = render_text(r).split("Game quality")[1].split("Failed games")[0]
     assert " ".join(OLD_RUN.split()) in " ".join(section.split())
     assert max(map(len, section.splitlines())) <= 80
+
+
+def test_a_run_without_standings_says_what_it_lacks(tmp_path):
+    out = tmp_path / "run.jsonl"
+    engine("simulate", str(ROOT / "rulesets" / "trainsilvania.yaml"), "--players", "3", "--games", "3",
+           "--seed", "4", "--out", str(out), "--no-standings")
+    records = read_jsonl(out).records
+    assert records and not any("standings" in r or "rounds" in r for r in records)
+    text = " ".join(engine("report", str(out)).stdout.split())
+    assert "first-player advantage" in text and " ".join(OLD_RUN.split()) in text
+    assert "lead changes a game" not in text
 
 
 def test_report_shows_the_quality_in_text_json_and_html(tmp_path):

@@ -53,11 +53,13 @@ class StandingsRecorder:
         if player == self.first and self.last != self.first or self.since >= self.longest:
             self.rounds, self.since = self.rounds + 1, 0
             if self.points is not None and (self.rounds - 1) % self.every == 0:
+                steps = game.steps  # the rules' steps since the decision: the heuristic's are not theirs
                 try:
                     self._keep(game.estimates())
                 except (EngineError, TypeError, ValueError):  # a heuristic that fails (or is no
                     # finite number) mid-game costs the series, not the game
                     self.points = None
+                game.steps = steps
         self.last = player
 
     def _keep(self, standing: dict[Any, Any]) -> None:
