@@ -182,7 +182,7 @@ def _parser() -> argparse.ArgumentParser:
                    "Lines, a header line first); if FILE holds games of the same run, play only the others")
     s.add_argument("--no-standings", dest="standings", action="store_false",
                    help="record no standings round by round (the report's lead changes, uncertainty, "
-                   "decisiveness and drama need them): random games play up to 4x faster")
+                   "decisiveness and drama need them): random games play up to 3x faster")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local: processes of this machine (default); ray: tasks of a Ray cluster "
                    "(pip install 'tabletop-rules-engine[ray]')")

@@ -82,7 +82,7 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     a JSON Lines file, each record is appended as its game ends, and the games already in the
     file (of the same run) are not played again. `progress`: a stream to show progress on.
     `standings`: record each game's standings round by round (quality.py), for the report's
-    game quality; they cost random games up to 4 times their time, bots' games next to none."""
+    game quality; random games take up to 3 times as long with them, bots' games hardly longer."""
     from .workers import play_games  # here, not above: multiprocessing costs every command 7 ms to import
 
     spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions, isolate,
