@@ -113,8 +113,10 @@ def test_a_game_whose_first_player_never_decides_again_has_rounds_of_decisions(t
     assert record["rounds"] == 3 and len(record["standings"]) == 3  # after decisions 40 and 80, the end
 
 
-def test_a_heuristic_that_fails_mid_game_costs_the_standings_not_the_game(tmp_path):
-    rules = toy(tmp_path, "if p == 1:\n              points[p] += 1", "1 // (round - 3)")
+@pytest.mark.parametrize("heuristic", ["1 // (round - 3)",  # division by zero in round 3
+                                       f"big\nconstants:\n  big: {9 * 10 ** 999}"])  # no float holds it
+def test_a_heuristic_that_fails_mid_game_costs_the_standings_not_the_game(tmp_path, heuristic):
+    rules = toy(tmp_path, "if p == 1:\n              points[p] += 1", heuristic)
     record = simulate(rules, 2, 1, 1, {})["results"][0]
     assert "error" not in record and record["winners"] == ["P1"] and "standings" not in record
     q = quality([record], 2)

@@ -56,8 +56,8 @@ class StandingsRecorder:
                 steps = game.steps  # the rules' steps since the decision: the heuristic's are not theirs
                 try:
                     self._keep(game.estimates())
-                except (EngineError, TypeError, ValueError):  # a heuristic that fails (or is no
-                    # finite number) mid-game costs the series, not the game
+                except (EngineError, TypeError, ValueError, ArithmeticError):  # a heuristic that
+                    # fails (or is no finite number) mid-game costs the series, not the game
                     self.points = None
                 game.steps = steps
         self.last = player
@@ -72,8 +72,12 @@ class StandingsRecorder:
         """The record's fields: `rounds`, and `standings` (a list per kept round, in seat
         order, the final scores last), with `standings_every` when rounds were skipped."""
         out: dict[str, Any] = {"rounds": self.rounds}
+        try:
+            last = [_compact(v) for v in final.values()]
+        except (TypeError, ValueError, ArithmeticError):
+            return out
         if self.points is not None:
-            out["standings"] = self.points + [[_compact(v) for v in final.values()]]
+            out["standings"] = self.points + [last]
             if self.every > 1:
                 out["standings_every"] = self.every
         return out
