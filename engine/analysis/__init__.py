@@ -7,6 +7,7 @@
 - progress.py: progress on a terminal;
 - stats.py: Wilson intervals, summaries, paired differences;
 - report.py and report_html.py: balance reports, as data and text, and as an HTML page;
+- quality.py: game quality (lead changes, drama, uncertainty...) from each game's standings;
 - experiments.py: `compare` (two variants on the same seeds) and `ladder` (agents in pairs).
 
 May import: core, lang, rules, game, players.

@@ -3,19 +3,21 @@
 `read_jsonl` loads the JSON Lines that `engine simulate --out` writes (a `{"run": ...}` header,
 then one record per game, in any order); `build_report` turns the records into plain data (win
 shares with 95% Wilson intervals by seat and by turn position, scores, game lengths, end
-reasons, failed games); `render_text` prints it for the terminal. The HTML page is in
-report_html.py, so that the text report never needs matplotlib.
+reasons, failed games, the game's quality by quality.py); `render_text` prints it for the
+terminal. The HTML page is in report_html.py, so that the text report never needs matplotlib.
 """
 from __future__ import annotations
 
 import json
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import EngineError
 from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
+from .quality import quality
 from .runfile import MAX_LINE_BYTES, MAX_RUN_BYTES
 from .simulate import end_reasons, mean_breakdown, win_share
 from .stats import histogram, quartiles, summary, wilson
@@ -135,7 +137,7 @@ def build_report(records: list[dict[str, Any]], run: dict[str, Any],
         "games": {"planned": run.get("games"), "played": n, "failed": len(failed)},
         "failures": [{k: r.get(k) for k in ("game", "seed", "error", "reproduce")} for r in failed],
         "win_share_by_seat": None, "win_share_by_turn_position": None, "score_by_seat": None,
-        "breakdown_by_seat": None, "length": None, "end_reasons": None,
+        "breakdown_by_seat": None, "length": None, "end_reasons": None, "quality": None,
     }
     if n == 0:
         return report
@@ -157,6 +159,7 @@ def build_report(records: list[dict[str, Any]], run: dict[str, Any],
     report["length"] = {**_spread(lengths), "histogram": [{"from": a, "to": b, "games": c}
                                                           for a, b, c in histogram(lengths)]}
     report["end_reasons"] = [{"reason": k, "games": c, "share": c / n} for k, c in end_reasons(played).items()]
+    report["quality"] = quality(played, len(seats))
     return report
 
 
@@ -247,6 +250,7 @@ def render_text(report: dict[str, Any], ascii_only: bool = False) -> str:
         lines += _shares(report) + _scores(report) + _parts(report) + _length(report, ascii_only) + ["", "Ended by:"]
         lines += _table([[e["reason"], str(e["games"]), f"{e['share']:.1%}"] for e in report["end_reasons"]],
                         {1, 2})
+        lines += _quality(report)
     if report["failures"]:
         lines += ["", "Failed games (reproduce each with its command):"]
         for f in report["failures"][:SHOWN_FAILURES]:
@@ -299,6 +303,55 @@ def _parts(report: dict[str, Any]) -> list[str]:
     return ["", "Mean score by part (scoring.breakdown):"] + _table(
         [["", "", *names]] + [[r["seat"], r["bot"], *(f"{r['mean'][n]:.1f}" for n in names)] for r in rows],
         set(range(2, 2 + len(names))))
+
+
+OLD_RUN = ("Lead changes, uncertainty, lead for good and comebacks need each game's standings round "
+           "by round, which the games of this run file were recorded without (by an older engine "
+           "simulate, or with --no-standings): simulate them again to see them.")
+
+
+def quality_rows(q: dict[str, Any]) -> list[list[str]]:
+    """The quality measures as [measure, value, 95% interval, what it means] (docs/balance.md
+    defines each), for the text report and the HTML page."""
+    first = q["first_player_advantage"]
+    rows = [["first-player advantage", f"{first['advantage']:+.1%}",
+             f"[{first['low']:+.1%}, {first['high']:+.1%}]", f"position 1 wins {first['share']:.1%}"],
+            ["ties (a shared win)", *_rate_cells(q["ties"]), ""],
+            ["draws (all share it)", *_rate_cells(q["draws"]), ""],
+            ["decisions a game", *_mean_cells(q["decisions"], 1), ""]]
+    if not q["with_standings"]:
+        return rows
+    rows += [["rounds a game", *_mean_cells(q["rounds"], 1), "turn to turn of position 1"],
+             ["lead changes a game", *_mean_cells(q["lead_changes"], 1),
+              f"{q['lead_changes_per_round']['mean']:.2f} a round" if q["lead_changes_per_round"] else ""],
+             ["uncertainty", *_mean_cells(q["uncertainty"], 2), "0: one leader, 1: even"]]
+    if q["lead_for_good"]:
+        rows += [["winner leads for good", *_mean_cells(q["lead_for_good"], 2), "from 0: start, to 1: end"],
+                 ["comebacks", *_rate_cells(q["comebacks"]), "the winner was behind"],
+                 ["winner's worst deficit", *_mean_cells(q["worst_deficit"], 1), "in standings"]]
+    return rows
+
+
+def _rate_cells(rate: dict[str, float]) -> list[str]:
+    return [f"{rate['share']:.1%}", f"[{rate['low']:.1%}, {rate['high']:.1%}]"]
+
+
+def _mean_cells(mean: dict[str, float] | None, digits: int) -> list[str]:
+    if mean is None:
+        return ["-", ""]
+    return [f"{mean['mean']:.{digits}f}", f"[{mean['low']:.{digits}f}, {mean['high']:.{digits}f}]"]
+
+
+def _quality(report: dict[str, Any]) -> list[str]:
+    q = report["quality"]
+    lines = ["", "Game quality (docs/balance.md defines each):"]
+    lines += _table([["", "value", "95% interval", ""]] + quality_rows(q), {1})
+    games = report["games"]["played"]
+    if not q["with_standings"]:
+        lines += ["  " + line for line in textwrap.wrap(OLD_RUN, 76)]
+    elif q["with_standings"] < games:
+        lines.append(f"  (standings by round: {q['with_standings']} of the {games} games)")
+    return lines
 
 
 def _length(report: dict[str, Any], ascii_only: bool) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import EngineError
-from .report import findings, seat_label
+from .report import OLD_RUN, findings, quality_rows, seat_label
 
 INSTALL = "pip install -e '.[plots]'"
 BLUE, GREY = "#3b6ea5", "#888888"
@@ -69,7 +69,7 @@ def html_page(report: dict[str, Any]) -> str:
     if games["played"]:
         ends = [[r["reason"], str(r["games"]), f"{r['share']:.1%}"] for r in report["end_reasons"]]
         parts += _shares(report) + _scores(report) + _length(report)
-        parts += ["<h2>Ended by</h2>", _table(["reason", "games", "share"], ends)]
+        parts += ["<h2>Ended by</h2>", _table(["reason", "games", "share"], ends)] + _quality(report)
     if report["failures"]:
         rows = [[str(f["game"]), str(f.get("error")), str(f.get("reproduce") or "")] for f in report["failures"]]
         parts += ["<h2>Failed games</h2>", _table(["game", "error", "reproduce with"], rows, kind="text")]
@@ -114,6 +114,28 @@ def _length(report: dict[str, Any]) -> list[str]:
     return ["<h2>Game length in decisions</h2>",
             _table(["min", "q1", "median", "q3", "max", "mean"], [numbers], kind="numbers"),
             _img(_length_plot(length["histogram"]), "histogram of game lengths in decisions")]
+
+
+def _quality(report: dict[str, Any]) -> list[str]:
+    q = report["quality"]
+    parts = ["<h2>Game quality</h2>",
+             '<p class="note">Each measure is defined, with its source, in docs/balance.md. The '
+             "standings are the ruleset's heuristic (its score without one) after each round, the "
+             "final scores last.</p>",
+             _table(["measure", "value", "95% interval", ""], quality_rows(q))]
+    if not q["with_standings"]:
+        return parts + [f'<p class="note">{_e(OLD_RUN)}</p>']
+    curve = q["margin_curve"]
+    if curve:
+        parts += [_img(_leads_plot(curve), "share of games whose winner leads, over the game"),
+                  '<p class="note">The share of games whose eventual winner leads (alone or tied) at each '
+                  "point of the game: it rises to 100% at the end; the earlier it does, the earlier games "
+                  "are decided.</p>",
+                  _img(_margin_plot(curve), "the winner's margin over the game"),
+                  '<p class="note">The eventual winner\'s standing minus the best other player\'s, over '
+                  "the game: median (line), quartiles (band) and mean (dashed). Below zero, the winner "
+                  "was behind.</p>"]
+    return parts
 
 
 def _table(header: list[str], rows: list[list[str]], kind: str = "labels") -> str:
@@ -179,4 +201,30 @@ def _length_plot(bins: list[dict[str, int]]) -> Any:
     ax.set_xlabel("decisions in a game")
     ax.set_ylabel("games")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no tick at 0.5 game
+    return fig
+
+
+def _leads_plot(curve: list[dict[str, float]]) -> Any:
+    from matplotlib.ticker import PercentFormatter
+    fig, ax = _figure(6)
+    ax.plot([c["at"] for c in curve], [c["winner_leads"] for c in curve], marker="o", color=BLUE)
+    ax.set_ylim(0, 1.05)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("point of the game (rounds played)")
+    ax.set_ylabel("games whose winner leads")
+    return fig
+
+
+def _margin_plot(curve: list[dict[str, float]]) -> Any:
+    from matplotlib.ticker import PercentFormatter
+    fig, ax = _figure(6)
+    at = [c["at"] for c in curve]
+    ax.fill_between(at, [c["q1"] for c in curve], [c["q3"] for c in curve], color="#dce6f2")
+    ax.plot(at, [c["median"] for c in curve], color=BLUE)
+    ax.plot(at, [c["mean"] for c in curve], color=BLUE, linestyle="--", linewidth=1)
+    ax.axhline(0, color=GREY, linewidth=1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("point of the game (rounds played)")
+    ax.set_ylabel("winner's margin (standings)")
     return fig

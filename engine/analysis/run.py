@@ -19,6 +19,7 @@ from ..players.agents import make_agents
 from ..players.isolation import Isolation
 from ..players.loop import play
 from ..rules.ruleset import Ruleset
+from .quality import StandingsRecorder
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -51,12 +52,14 @@ class RunSpec:
     name: str = ""
     isolate: str = "files"  # which seats play in a process of their own (players/isolation.py)
     time_limit: float = 60.0  # the seconds an isolated seat has for a decision
+    standings: bool = True  # record each game's standings round by round (quality.py)
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int, seats: list[str], options: dict[str, Any], seed: int,
-           max_decisions: int | None = MAX_DECISIONS, isolate: str = "files", time_limit: float = 60.0) -> RunSpec:
+           max_decisions: int | None = MAX_DECISIONS, isolate: str = "files", time_limit: float = 60.0,
+           standings: bool = True) -> RunSpec:
         return cls(ruleset.loaded_as, players, list(seats), dict(options), seed, max_decisions,
-                   list(ruleset.extensions), ruleset.digest, ruleset.name, isolate, time_limit)
+                   list(ruleset.extensions), ruleset.digest, ruleset.name, isolate, time_limit, standings)
 
     def isolation(self) -> Isolation | None:
         if self.isolate == "none":
@@ -82,7 +85,8 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     record: dict[str, Any] = {"game": number, "seed": seed, "seats": spec.seats, "options": spec.options}
     order: list[int] = []
     try:
-        game, agents = _played(ruleset, spec, seed, spec.isolation(), order)
+        recorder = StandingsRecorder() if spec.standings else None
+        game, agents = _played(ruleset, spec, seed, spec.isolation(), order, recorder)
         final = game.scores()
         winners = game.winners(final)
         parts = game.breakdown(final) if ruleset.breakdown else None
@@ -95,6 +99,8 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
                   end_reason=game.end_reason if game.over else DECISION_CAP)
     if parts is not None:
         record["breakdown"] = {str(p): v for p, v in parts.items()}
+    if recorder is not None:
+        record.update(recorder.record(final))  # for the report's game quality (quality.py)
     late = {str(p): agent.late for p, agent in zip(game.players, agents) if getattr(agent, "late", 0)}
     if late:
         record["late"] = late  # decisions an isolated seat lost to a random option, over its time limit
@@ -103,11 +109,14 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
 
 
 def _played(ruleset: Ruleset, spec: RunSpec, seed: int, isolation: Isolation | None,
-            order: list[int] | None = None) -> tuple[Game, list[Any]]:
-    """The game of `seed` played by the run's bots, without a log; and its agents."""
+            order: list[int] | None = None, recorder: StandingsRecorder | None = None) -> tuple[Game, list[Any]]:
+    """The game of `seed` played by the run's bots, without a log; and its agents. With
+    `recorder`, its standings round by round are kept there."""
     game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
     agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=isolation)
-    play(game, agents, max_decisions=spec.max_decisions, turn_order=order)
+    if recorder is not None:
+        recorder.begin(game)
+    play(game, agents, after_each=recorder, max_decisions=spec.max_decisions, turn_order=order)
     return game, agents
 
 
