@@ -436,6 +436,11 @@ class Checker:
         return _NOTHING
 
     def _operand_error(self, node, op: str, ka: str | None, kb: str | None, shown: str) -> None:
+        if shown and ka in _NUMERIC and kb == "text":  # money[p] += "2000"
+            verb = {"+": "added to", "-": "taken from"}.get(op, f"used with {shown} on")
+            self._error(node, f"text cannot be {verb} a number; write a number, as 2000, not \"2000\" "
+                              "(this statement always fails)")
+            return
         if ka is not None and kb is not None:
             message = _type_fault_words(op, _WORDS[ka], _WORDS[kb])
             if shown:
@@ -493,9 +498,11 @@ class Checker:
         if not having:
             if kinds is not None and self._known_attribute(attr):  # else the compiler has said
                 props = sorted({p for k in kinds for p in self.kinds.get(k, {})} | CARD_ATTRIBUTES)
-                which = ", ".join(sorted(kinds))
+                which = " or ".join(sorted(kinds))
+                owners = [k for k in self.kinds if attr in self.kinds[k]]
+                where = f" (it is a property of {', '.join(owners)})" if owners else ""
                 self._error(tok, f"a card here is of kind {which}, which has no property '{attr}'"
-                                 f"{suggest(attr, props)}")
+                                 f"{suggest(attr, props)}{where}")
             return None
         t: T | None = _NOTHING
         for k in having:
