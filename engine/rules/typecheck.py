@@ -39,7 +39,10 @@ def check_types(data: dict, compiled: list[tuple[tuple, str, list[str], str]],
     for card in cards:
         if card.start is not None:
             starts.setdefault(card.start, set()).add(card.kind)
-    return Checker(names, counters, kinds, boards, starts).check(rules)
+    try:
+        return Checker(names, counters, kinds, boards, starts).check(rules)
+    except RecursionError:  # a rule nested too deeply: the compiler has said so
+        return []
 
 
 def _given(data: dict, path: tuple, params: list[str]) -> dict[str, Any]:
