@@ -227,7 +227,7 @@ def test_the_check_settles_on_shipped_rulesets(name, monkeypatch):
 
     def watched(self, rules):
         found = check(self, rules)
-        settled.append(self.report)
+        settled.append(self.settled)
         return found
     monkeypatch.setattr(types.Checker, "check", watched)
     load_ruleset(name)

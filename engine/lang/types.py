@@ -59,9 +59,9 @@ _NOTHING = T("nothing")  # no value yet: what a local or a result is before anyt
 
 def join(a: T | None, b: T | None) -> T | None:
     """The type of a value that is of type a or of type b."""
-    if a == _NOTHING:
+    if a is _NOTHING:
         return b
-    if b == _NOTHING:
+    if b is _NOTHING:
         return a
     if a is None or b is None:
         return None
@@ -90,7 +90,7 @@ def of_value(value: Any) -> T | None:
         item: T | None = _NOTHING
         for v in value:
             item = join(item, of_value(v))
-        return T("list", None if item == _NOTHING else item)
+        return T("list", None if item is _NOTHING else item)
     if isinstance(value, (MappingProxyType, dict)):
         return T("table")
     if isinstance(value, Board):
@@ -111,18 +111,6 @@ class Rule:
     result: tuple[str, str] | None = None  # ("function" or "procedure", name)
 
 
-class _Pass:
-    """What one pass over every rule found: the types given to counters, locals and results,
-    the kinds of card moved into each zone, and (on the last pass) the problems."""
-
-    def __init__(self) -> None:
-        self.counters: dict[str, T | None] = {}
-        self.locals: dict[tuple, T | None] = {}
-        self.results: dict[tuple[str, str], T | None] = {}
-        self.zones: dict[str, frozenset | None] = {}
-        self.problems: list[Diagnostic] = []
-
-
 class Checker:
     """Infers and checks the types of a ruleset's rules (see the module's docstring)."""
 
@@ -134,47 +122,36 @@ class Checker:
         self.boards = {b: {p: _PROPERTY_TYPES.get(t) for p, t in props.items()} for b, props in boards.items()}
         self.starts = {z: frozenset(ks) for z, ks in starts.items()}
         self.start_values = counters
-        # What the passes assume, from the last pass: at first what the counters start with,
-        # nothing yet for locals and results, and zones holding the cards that start there.
+        self.constants = {name: of_value(value) for name, value in names.constants.items()}
+        # What the passes have found so far, widened as they go: at first what the counters
+        # start with, nothing yet for locals and results, and the cards that start in each zone.
         self.counters: dict[str, T | None] = dict(self.initial)
         self.locals: dict[tuple, T | None] = {}
         self.results: dict[tuple[str, str], T | None] = {}
         self.zones: dict[str, frozenset | None] = {z: self.starts.get(z, frozenset()) for z in names.zones}
-        self.now = _Pass()
-        self.report = False
-        self.swaps = False
+        self.changed = False
+        self.settled = False
+        self.problems: list[Diagnostic] = []  # of the pass going on
 
     def check(self, rules: list[Rule]) -> list[Diagnostic]:
         """The type problems of `rules` (none if the types do not settle)."""
         declared = {r.key: _declared(r.tree) for r in rules}
         for _ in range(MAX_PASSES):
-            self.now = _Pass()
+            self.changed, self.problems = False, []
             for rule in rules:
                 self._rule(rule, declared[rule.key])
-            found = (self._settled(self.now.counters, self.initial), dict(self.now.locals),
-                     self._settled(self.now.results, {}), self._moved())
-            if found == (self.counters, self.locals, self.results, self.zones):
-                self.now, self.report = _Pass(), True
-                for rule in rules:
-                    self._rule(rule, declared[rule.key])
-                return self.now.problems
-            self.counters, self.locals, self.results, self.zones = found
+            if not self.changed:  # a pass that widened nothing: what it found holds for every run
+                self.settled = True
+                return self.problems
         return []
 
-    def _settled(self, found: dict, start: dict) -> dict:
-        settled = dict(start)
-        for name, t in found.items():
-            settled[name] = join(settled.get(name, _NOTHING), t)
-        return {name: t for name, t in settled.items() if t != _NOTHING}
-
-    def _moved(self) -> dict[str, frozenset | None]:
-        zones = {}
-        for z in self.names.zones:
-            kinds, moved = self.starts.get(z, frozenset()), self.now.zones.get(z, frozenset())
-            zones[z] = None if moved is None else kinds | moved
-        if self.swaps:  # two cards may trade places: any zone may hold any card
-            zones = dict.fromkeys(zones)
-        return zones
+    def _widen(self, table: dict, key: Any, t: T | None) -> None:
+        """Let `table[key]` be of type `t` too."""
+        old = table.get(key, _NOTHING)
+        new = join(old, t)
+        if new != old:
+            table[key] = new
+            self.changed = True
 
     # ------------------------------------------------------------ rules and statements
 
@@ -198,7 +175,7 @@ class Checker:
     def _result(self, t: T | None) -> None:
         if self.rule.result is not None:
             key = self.rule.result
-            self.now.results[key] = join(self.now.results.get(key, _NOTHING), t)
+            self._widen(self.results, key, t)
 
     def _block(self, stmts: list) -> None:
         for s in stmts:
@@ -232,11 +209,11 @@ class Checker:
 
     def _local(self, name: str, t: T | None) -> None:
         key = (self.rule.key, name)
-        self.now.locals[key] = join(self.now.locals.get(key, _NOTHING), t)
+        self._widen(self.locals, key, t)
 
     def _assign_local(self, name: str, value: Tree) -> None:
         t = self._type(value)
-        if t != _NOTHING:
+        if t is not _NOTHING:
             self._local(name, t)
 
     def _assign(self, target: Tree, value: Tree) -> None:
@@ -248,7 +225,7 @@ class Checker:
                 self._into_counter(name, value, t)
             return
         if self._is_local(name):
-            if t != _NOTHING:
+            if t is not _NOTHING:
                 self._local(name, t)
         elif name in self.names.counters:
             self._into_counter(name, value, t)
@@ -256,7 +233,7 @@ class Checker:
     def _into_counter(self, name: str, value: Tree | Token, t: T | None) -> None:
         """Record `t` put into counter `name`; text (or a card, a list...) into one of numbers
         is reported."""
-        if t == _NOTHING:
+        if t is _NOTHING:
             return
         start = self.initial.get(name)
         if start == NUMBER and t is not None and t.kind not in _NUMERIC + ("none",):
@@ -264,7 +241,7 @@ class Checker:
                                f"(it starts at {self._initial_text(name)}); "
                                + ("write a number, as 2000, not \"2000\"" if t == TEXT else "give it a number"))
             return
-        self.now.counters[name] = join(self.now.counters.get(name, _NOTHING), t)
+        self._widen(self.counters, name, t)
 
     def _initial_text(self, name: str) -> str:
         return str(self.start_values[name])
@@ -278,7 +255,7 @@ class Checker:
             current = self._name_type(name) if self._known_name(name) else None
         operand = self._type(value)
         t = self._arithmetic(op, str(op)[:-1], current, operand, str(op))
-        if t == _NOTHING:
+        if t is _NOTHING:
             return
         if self._is_local(name):
             if target.data == "name_target":
@@ -304,8 +281,8 @@ class Checker:
         if name in self.rule.given:
             return self._given(name)
         n = self.names
-        if name in n.constants:
-            return of_value(n.constants[name])
+        if name in self.constants:
+            return self.constants[name]
         if name in n.counters:
             return T("counter", name) if n.counters[name] else self.counters.get(name)
         if name in n.zones:
@@ -319,11 +296,11 @@ class Checker:
     # ------------------------------------------------------------ expressions
 
     def _type(self, node: Tree | Token | None) -> T | None:
-        """The type of expression `node`, checking it (and reporting on the last pass)."""
+        """The type of expression `node`, checking it."""
         if not isinstance(node, Tree):
             return None
-        method = getattr(self, "_t_" + node.data, None)
-        return method(node) if method is not None else None
+        method = _METHODS.get(node.data)
+        return method(self, node) if method is not None else None
 
     def _t_number(self, node):
         return NUMBER
@@ -387,7 +364,7 @@ class Checker:
 
     def _t_neg(self, node):
         t = self._type(node.children[0])
-        if t == _NOTHING:
+        if t is _NOTHING:
             return t
         if t is not None and t.kind not in _NUMERIC:
             self._error(node, f"cannot negate {_WORDS[t.kind]} with -: only a number has a negative "
@@ -401,10 +378,10 @@ class Checker:
     def _arithmetic(self, node: Tree | Token, op: str, a: T | None, b: T | None, shown: str = "") -> T | None:
         """The type of `a op b`; an operation that must fail is reported and typed as giving
         nothing (so it does not spoil what it is put in)."""
-        if _NOTHING in (a, b):
+        if a is _NOTHING or b is _NOTHING:
             return _NOTHING
-        ka = a.kind if a is not None and a != _NOTHING else None
-        kb = b.kind if b is not None and b != _NOTHING else None
+        ka = a.kind if a is not None and a is not _NOTHING else None
+        kb = b.kind if b is not None and b is not _NOTHING else None
         numbers = ka in _NUMERIC and kb in _NUMERIC
         if op in ("-", "/", "//", "%"):  # of numbers only
             wrong = [k for k in (ka, kb) if k is not None and k not in _NUMERIC]
@@ -454,8 +431,8 @@ class Checker:
         left, op, right = node.children
         a, b = self._type(left), self._type(right)
         word = " ".join(str(op).split())
-        ka = a.kind if a is not None and a != _NOTHING else None
-        kb = b.kind if b is not None and b != _NOTHING else None
+        ka = a.kind if a is not None and a is not _NOTHING else None
+        kb = b.kind if b is not None and b is not _NOTHING else None
         if ka is None or kb is None or word in ("in", "not in"):
             return BOOL
         if word in ("==", "!=") and {ka, kb} == {"card", "number"}:
@@ -476,7 +453,7 @@ class Checker:
                 and not self._is_local("option"):
             return None
         t = self._type(obj)
-        if t is None or t == _NOTHING:
+        if t is None or t is _NOTHING:
             return t
         if t.kind == "card":
             return self._card_attribute(attr_tok, t.of, attr)
@@ -507,7 +484,7 @@ class Checker:
         t: T | None = _NOTHING
         for k in having:
             t = join(t, self.kinds[k][attr])
-        return None if kinds is None or len(having) < len(kinds) or t == _NOTHING else t
+        return None if kinds is None or len(having) < len(kinds) or t is _NOTHING else t
 
     def _known_attribute(self, attr: str) -> bool:
         return attr in (self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES | PLACE_ATTRIBUTES
@@ -525,7 +502,7 @@ class Checker:
         return T("zone", t.of) if t is not None and t.kind == "zones" else None
 
     def _index_of(self, t: T | None, key: T | None) -> T | None:
-        if t is None or t == _NOTHING:
+        if t is None or t is _NOTHING:
             return t
         if t.kind == "list":
             return t.of
@@ -543,7 +520,7 @@ class Checker:
 
     def _item(self, t: T | None) -> T | None:
         """The type of the items of `t`, as a loop or a comprehension goes through them."""
-        if t is None or t == _NOTHING:
+        if t is None or t is _NOTHING:
             return t
         if t.kind == "list":
             return t.of
@@ -575,7 +552,7 @@ class Checker:
         count = 0 if args_node is None else len(args)
         if not (isinstance(callee, Tree) and callee.data == "name") or self._is_local(str(callee.children[0])):
             t = self._type(callee) if not (isinstance(callee, Tree) and callee.data == "attribute") else None
-            if t == _NOTHING:
+            if t is _NOTHING:
                 return t
             if t is not None and t.kind != "function":
                 what = f"'{callee.children[0]}'" if callee.data == "name" else "this"
@@ -611,25 +588,34 @@ class Checker:
 
     def _move(self, name: str, args: list[T | None]) -> None:
         """Record the kinds of card moved into a zone."""
-        if name == "swap":
-            self.swaps = True
+        if name == "swap":  # two cards may trade places: any zone may hold either
+            card, other = args[0], args[1] if len(args) > 1 else None
+            if card is not _NOTHING and other is not _NOTHING:
+                for family in self.zones:
+                    self._widen_zone(family, None)
             return
         if len(args) < 2:
             return
         card, to = args[0] if name == "move" else self._item(args[0]), args[1]
-        if _NOTHING in (card, to):  # no card, or no zone: nothing moves
+        if card is _NOTHING or to is _NOTHING:  # no card, or no zone: nothing moves
             return
         kinds = card.of if card is not None and card.kind == "card" else None
-        families = [to.of] if to is not None and to.kind == "zone" and to.of is not None else list(self.names.zones)
+        families = [to.of] if to is not None and to.kind == "zone" and to.of in self.zones else list(self.zones)
         for family in families:
-            moved = self.now.zones.get(family, frozenset())
-            self.now.zones[family] = None if moved is None or kinds is None else moved | kinds
+            self._widen_zone(family, kinds)
+
+    def _widen_zone(self, family: str, kinds: frozenset | None) -> None:
+        """Let zone `family` hold cards of `kinds` too (None: of any kind)."""
+        held = self.zones[family]
+        wider = None if held is None or kinds is None else held | kinds
+        if wider != held:
+            self.zones[family] = wider
+            self.changed = True
 
     # ------------------------------------------------------------ reporting
 
     def _error(self, node: Tree | Token, message: str) -> None:
-        if self.report:
-            self.now.problems.append(Diagnostic(self._loc(node), message))
+        self.problems.append(Diagnostic(self._loc(node), message))
 
     def _loc(self, node: Tree | Token) -> Location:
         if isinstance(node, Token):
@@ -641,6 +627,9 @@ class Checker:
             if isinstance(child, (Tree, Token)):
                 return self._loc(child)
         return self.rule.where(1, 1)
+
+
+_METHODS: dict[str, Callable] = {name[3:]: fn for name, fn in vars(Checker).items() if name.startswith("_t_")}
 
 
 def _join_all(types: list[T | None]) -> T | None:
