@@ -232,3 +232,41 @@ def test_the_check_settles_on_shipped_rulesets(name, monkeypatch):
     monkeypatch.setattr(types.Checker, "check", watched)
     load_ruleset(name)
     assert settled == [True]
+
+
+def test_a_counter_without_a_written_initial_value_takes_any_value(tmp_path):
+    """`initial` defaults to 0, but only a number written there says the counter holds numbers."""
+    path = tmp_path / "typed.yaml"
+    path.write_text(BASE.replace("  title: {initial: \"\"}\n", "  title: {initial: \"\"}\n  phase: {}\n")
+                    + '  phase = "auction"\n  title = phase + "!"\n')
+    load_ruleset(path)
+
+
+def test_what_a_modifier_gives_is_what_its_function_may_give(tmp_path):
+    """A modifier may make its function give text: the function's result is then unknown."""
+    extra = textwrap.dedent("""\
+        triggers:
+          - on: never
+            do: |
+              pass
+        """)
+    path = tmp_path / "typed.yaml"
+    text = BASE.replace("    properties: {worth: integer}\n", "    properties: {worth: integer}\n"
+                        "    modifiers:\n      - modify: top\n        value: text(value) + \"!\"\n")
+    text = text.replace("functions:\n", "functions:\n  top: {params: [], expr: first(supply).rank}\n")
+    path.write_text(text + '  title = top() + "?"\n  emit("never")\n' + extra)
+    load_ruleset(path)
+
+
+def test_a_procedure_that_may_end_without_return_may_give_none(tmp_path):
+    extra = textwrap.dedent("""\
+        procedures:
+          maybe:
+            params: [n]
+            do: |
+              if n > 1:
+                  return first(supply)
+        """)
+    path = tmp_path / "typed.yaml"
+    path.write_text(BASE + "  let c = maybe(2)\n  total = c\n" + extra)
+    load_ruleset(path)

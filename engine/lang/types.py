@@ -115,9 +115,12 @@ class Checker:
     """Infers and checks the types of a ruleset's rules (see the module's docstring)."""
 
     def __init__(self, names: Names, counters: dict[str, Any], kinds: dict[str, dict[str, str]],
-                 boards: dict[str, dict[str, str]], starts: dict[str, set[str]]):
+                 boards: dict[str, dict[str, str]], starts: dict[str, set[str]], written: set[str]):
+        """`counters`: each counter's initial value; `written`: those whose `initial` the file
+        writes (a number written there says the counter holds numbers)."""
         self.names = names
         self.initial = {name: of_value(value) for name, value in counters.items()}
+        self.numbers = {name for name in written if self.initial.get(name) == NUMBER}
         self.kinds = {k: {p: _PROPERTY_TYPES.get(t) for p, t in props.items()} for k, props in kinds.items()}
         self.boards = {b: {p: _PROPERTY_TYPES.get(t) for p, t in props.items()} for b, props in boards.items()}
         self.starts = {z: frozenset(ks) for z, ks in starts.items()}
@@ -165,6 +168,9 @@ class Checker:
                 self._result(t)
         else:
             self._block(tree.children)
+            last = tree.children[-1] if tree.children else None
+            if not (isinstance(last, Tree) and last.data == "return_stmt"):
+                self._result(NONE)  # it may end without a return: none
 
     def _given(self, name: str) -> T | None:
         given = self.rule.given[name]
@@ -235,8 +241,7 @@ class Checker:
         is reported."""
         if t is _NOTHING:
             return
-        start = self.initial.get(name)
-        if start == NUMBER and t is not None and t.kind not in _NUMERIC + ("none",):
+        if name in self.numbers and t is not None and t.kind not in _NUMERIC + ("none",):
             self._error(value, f"{_WORDS[t.kind]} cannot go into the counter '{name}': it holds numbers "
                                f"(it starts at {self._initial_text(name)}); "
                                + ("write a number, as 2000, not \"2000\"" if t == TEXT else "give it a number"))

@@ -31,8 +31,12 @@ def check_types(data: dict, compiled: list[tuple[tuple, str, list[str], str]],
         seen.add(once)
         result = ("function", path[1]) if path[0] == "functions" else \
             ("procedure", path[1]) if path[0] == "procedures" else None
+        if isinstance(given.get("value"), tuple) and path[-1] == "value":  # what a modifier makes its function give
+            result = given["value"]
         rules.append(Rule((path, start), tree, given, where(path), rule, result))
-    counters = {n: c.get("initial", 0) for n, c in (data.get("counters") or {}).items() if isinstance(c, dict)}
+    declared = {n: c for n, c in (data.get("counters") or {}).items() if isinstance(c, dict)}
+    counters = {n: c.get("initial", 0) for n, c in declared.items()}
+    written = {n for n, c in declared.items() if "initial" in c}
     kinds = {k: dict(v.get("properties") or {}) for k, v in (data.get("card_kinds") or {}).items()}
     boards = {b: dict(v.get("properties") or {}) for b, v in (data.get("boards") or {}).items()}
     starts: dict[str, set[str]] = {}
@@ -40,7 +44,7 @@ def check_types(data: dict, compiled: list[tuple[tuple, str, list[str], str]],
         if card.start is not None:
             starts.setdefault(card.start, set()).add(card.kind)
     try:
-        return Checker(names, counters, kinds, boards, starts).check(rules)
+        return Checker(names, counters, kinds, boards, starts, written).check(rules)
     except RecursionError:  # a rule nested too deeply: the compiler has said so
         return []
 
