@@ -270,3 +270,19 @@ def test_a_procedure_that_may_end_without_return_may_give_none(tmp_path):
     path = tmp_path / "typed.yaml"
     path.write_text(BASE + "  let c = maybe(2)\n  total = c\n" + extra)
     load_ruleset(path)
+
+
+def test_a_list_whose_entries_a_rule_writes_holds_anything(tmp_path):
+    """`l[0] = ...` may write into a list a counter shares: no list's items are known then."""
+    path = tmp_path / "typed.yaml"
+    path.write_text(BASE.replace("  total: {initial: 0}\n", "  total: {initial: 0}\n  row: {initial: [1, 2]}\n")
+                    + '  let l = row\n  l[0] = "x"\n  title = row[0] + "y"\n')
+    load_ruleset(path)
+
+
+def test_a_property_named_like_a_card_s_own_field_is_read_as_the_property(tmp_path):
+    path = tmp_path / "typed.yaml"
+    path.write_text(BASE.replace("{worth: integer}", "{worth: integer, label: integer}")
+                        .replace("{kind: coin, worth: 3}", "{kind: coin, worth: 3, label: 7}")
+                    + "  total = first(bank).label - 1\n")
+    load_ruleset(path)

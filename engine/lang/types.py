@@ -30,7 +30,7 @@ from ..core.errors import Diagnostic, Location, suggest
 from ..core.values import ConstantList
 from . import builtins as B
 from .compiler import CARD_ATTRIBUTES, PLACE_ATTRIBUTES, ROUTE_ATTRIBUTES, ZONE_ATTRIBUTES, Names, \
-    _OPERATOR_WORDS, _type_fault_words
+    _OPERATOR_WORDS, _type_fault_words, assigned
 
 MAX_PASSES = 12
 
@@ -134,11 +134,16 @@ class Checker:
         self.zones: dict[str, frozenset | None] = {z: self.starts.get(z, frozenset()) for z in names.zones}
         self.changed = False
         self.settled = False
+        self.entries_written = False
         self.problems: list[Diagnostic] = []  # of the pass going on
 
     def check(self, rules: list[Rule]) -> list[Diagnostic]:
         """The type problems of `rules` (none if the types do not settle)."""
         declared = {r.key: _declared(r.tree) for r in rules}
+        # A rule that writes an entry of a local (`l[0] = x`) may write into a list it shares
+        # with a counter or another local: then what any list holds is unknown.
+        self.entries_written = any(name in declared[r.key] or name in r.given
+                                   for r in rules for name, entry in assigned(r.tree) if entry)
         for _ in range(MAX_PASSES):
             self.changed, self.problems = False, []
             for rule in rules:
@@ -472,24 +477,22 @@ class Checker:
         return None
 
     def _card_attribute(self, tok: Token, kinds: frozenset | None, attr: str) -> T | None:
-        if attr in _CARD_FIELDS:
-            return _CARD_FIELDS[attr] if attr != "zone" else T("zone")
-        if attr in CARD_ATTRIBUTES:
-            return None
+        """The type of a card's `attr`, given its possible kinds (None: any). A property of
+        its kind comes first, as in play; one that none of its kinds has is reported."""
         having = [k for k in (kinds if kinds is not None else self.kinds) if attr in self.kinds.get(k, {})]
-        if not having:
-            if kinds is not None and self._known_attribute(attr):  # else the compiler has said
-                props = sorted({p for k in kinds for p in self.kinds.get(k, {})} | CARD_ATTRIBUTES)
-                which = " or ".join(sorted(kinds))
-                owners = [k for k in self.kinds if attr in self.kinds[k]]
-                where = f" (it is a property of {', '.join(owners)})" if owners else ""
-                self._error(tok, f"a card here is of kind {which}, which has no property '{attr}'"
-                                 f"{suggest(attr, props)}{where}")
-            return None
-        t: T | None = _NOTHING
-        for k in having:
-            t = join(t, self.kinds[k][attr])
-        return None if kinds is None or len(having) < len(kinds) or t is _NOTHING else t
+        if having:
+            if kinds is None or len(having) < len(kinds):  # some cards have it, others not: unknown
+                return None
+            return _join_all([self.kinds[k][attr] for k in having])
+        if attr in _CARD_FIELDS:
+            return _CARD_FIELDS[attr]
+        if kinds is not None and attr not in CARD_ATTRIBUTES and self._known_attribute(attr):
+            props = sorted({p for k in kinds for p in self.kinds.get(k, {})} | CARD_ATTRIBUTES)
+            owners = [k for k in self.kinds if attr in self.kinds[k]]
+            where = f" (it is a property of {', '.join(owners)})" if owners else ""
+            self._error(tok, f"a card here is of kind {' or '.join(sorted(kinds))}, which has no property "
+                             f"'{attr}'{suggest(attr, props)}{where}")  # (one no kind has: the compiler says)
+        return None
 
     def _known_attribute(self, attr: str) -> bool:
         return attr in (self.names.properties | CARD_ATTRIBUTES | ZONE_ATTRIBUTES | PLACE_ATTRIBUTES
@@ -510,7 +513,7 @@ class Checker:
         if t is None or t is _NOTHING:
             return t
         if t.kind == "list":
-            return t.of
+            return None if self.entries_written else t.of
         if t.kind == "zone":
             return self._item(t)
         if t.kind == "counter":
@@ -528,7 +531,7 @@ class Checker:
         if t is None or t is _NOTHING:
             return t
         if t.kind == "list":
-            return t.of
+            return None if self.entries_written else t.of
         if t.kind == "zone":
             if t.of is None or t.of not in self.zones:
                 return T("card")
