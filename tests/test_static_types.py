@@ -286,3 +286,11 @@ def test_a_property_named_like_a_card_s_own_field_is_read_as_the_property(tmp_pa
                         .replace("{kind: coin, worth: 3}", "{kind: coin, worth: 3, label: 7}")
                     + "  total = first(bank).label - 1\n")
     load_ruleset(path)
+
+
+def test_no_cascade_from_a_misspelt_move(tmp_path):
+    """A move() the compiler cannot make sense of moves nothing here: with another mistake in
+    the file, no property is reported missing for want of the cards it would have moved."""
+    found = problems(tmp_path, "mvoe(first(bank), supply)\ntotal = sum(c.worth for c in supply if c.kind == \"coin\")\n")
+    assert [message for _, _, message in found] == [
+        "unknown function 'mvoe' (did you mean 'move'?)"]

@@ -115,9 +115,12 @@ class Checker:
     """Infers and checks the types of a ruleset's rules (see the module's docstring)."""
 
     def __init__(self, names: Names, counters: dict[str, Any], kinds: dict[str, dict[str, str]],
-                 boards: dict[str, dict[str, str]], starts: dict[str, set[str]], written: set[str]):
+                 boards: dict[str, dict[str, str]], starts: dict[str, set[str]], written: set[str],
+                 moves_known: bool = True):
         """`counters`: each counter's initial value; `written`: those whose `initial` the file
-        writes (a number written there says the counter holds numbers)."""
+        writes (a number written there says the counter holds numbers). Without `moves_known`
+        (the rules have other mistakes: a misspelt move() moves nothing here) any zone may
+        hold any card."""
         self.names = names
         self.initial = {name: of_value(value) for name, value in counters.items()}
         self.numbers = {name for name in written if self.initial.get(name) == NUMBER}
@@ -131,7 +134,8 @@ class Checker:
         self.counters: dict[str, T | None] = dict(self.initial)
         self.locals: dict[tuple, T | None] = {}
         self.results: dict[tuple[str, str], T | None] = {}
-        self.zones: dict[str, frozenset | None] = {z: self.starts.get(z, frozenset()) for z in names.zones}
+        self.zones: dict[str, frozenset | None] = {z: self.starts.get(z, frozenset()) if moves_known else None
+                                                   for z in names.zones}
         self.changed = False
         self.settled = False
         self.entries_written = False
@@ -166,6 +170,7 @@ class Checker:
     def _rule(self, rule: Rule, declared: set[str]) -> None:
         self.rule, self.declared = rule, declared
         self.scopes: list[dict[str, T | None]] = []
+        self.statement: Tree | None = None  # the value of the statement being checked
         tree = rule.tree
         if tree.data == "expression":
             t = self._type(tree.children[0])
@@ -202,9 +207,9 @@ class Checker:
         elif kind == "augassign_stmt":
             self._augassign(*kids)
         elif kind == "expr_stmt":
-            self._type(kids[0])
+            self._value(kids[0])
         elif kind == "return_stmt":
-            self._result(self._type(kids[0]) if kids and kids[0] is not None else NONE)
+            self._result(self._value(kids[0]) if kids and kids[0] is not None else NONE)
         elif kind in ("if_stmt", "elif_clause", "while_stmt", "repeat_stmt"):
             self._type(kids[0])
             for child in kids[1:]:
@@ -222,14 +227,20 @@ class Checker:
         key = (self.rule.key, name)
         self._widen(self.locals, key, t)
 
+    def _value(self, node: Tree) -> T | None:
+        """The type of the value of a statement, the one place a call that changes the game or
+        asks a player may stand."""
+        self.statement = node
+        return self._type(node)
+
     def _assign_local(self, name: str, value: Tree) -> None:
-        t = self._type(value)
+        t = self._value(value)
         if t is not _NOTHING:
             self._local(name, t)
 
     def _assign(self, target: Tree, value: Tree) -> None:
         name = str(target.children[0])
-        t = self._type(value)
+        t = self._value(value)
         if target.data == "index_target":
             self._type(target.children[1])
             if not self._is_local(name) and name in self.names.counters:
@@ -574,13 +585,15 @@ class Checker:
             return None  # not a function: the compiler says so
         if name in n.functions:
             return self.results.get(("function", name), _NOTHING)
+        spec = B.REGISTRY.get(name)
+        if name in ("move", "deal", "move_all", "swap") and name not in n.procedures:
+            self._move(name, args)
+        if (name in n.procedures or spec is not None and spec.kind != B.VALUE) and node is not self.statement:
+            return None  # it must stand as a statement: the compiler says so
         if name in n.procedures:
             return self.results.get(("procedure", name), _NOTHING)
-        spec = B.REGISTRY.get(name)
         if spec is None:
             return None
-        if name in ("move", "deal", "move_all", "swap"):
-            self._move(name, args)
         returns = spec.returns
         if name in ("max", "min"):
             return self._item(args[0]) if len(args) == 1 else _join_all(args)

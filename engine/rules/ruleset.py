@@ -473,7 +473,8 @@ class _Builder:
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         rs.fixed_counters = self._fixed_counters(names)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
-        self.problems += check_types(d, self.compiled, self._trees, names, cards, self._where, self.smap.at)
+        self.problems += check_types(d, self.compiled, self._trees, names, cards, self._where, self.smap.at,
+                                     bool(self.problems))
         return rs
 
     def _where(self, path: tuple) -> Callable[[int, int], Location]:

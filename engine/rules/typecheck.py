@@ -14,10 +14,12 @@ from ..lang.types import NUMBER, Checker, Rule, T
 
 def check_types(data: dict, compiled: list[tuple[tuple, str, list[str], str]],
                 trees: dict[tuple, Tree | None], names: Names, cards: list[Card],
-                where: Callable[[tuple], Callable[[int, int], Location]], at: Callable[[tuple], Location]
-                ) -> list[Diagnostic]:
+                where: Callable[[tuple], Callable[[int, int], Location]], at: Callable[[tuple], Location],
+                other_problems: bool = False) -> list[Diagnostic]:
     """The type problems of every rule compiled (each `(path, start, params, rule)`), parsed
-    into `trees` by (path, start); `where(path)` places a line and column of a rule's text."""
+    into `trees` by (path, start); `where(path)` places a line and column of a rule's text.
+    With `other_problems` found already, which cards go where is not worked out (a mistake
+    could hide a move), so no property is reported missing: no cascade from another error."""
     rules: list[Rule] = []
     seen: set = set()
     for path, start, params, rule in compiled:
@@ -44,7 +46,7 @@ def check_types(data: dict, compiled: list[tuple[tuple, str, list[str], str]],
         if card.start is not None:
             starts.setdefault(card.start, set()).add(card.kind)
     try:
-        return Checker(names, counters, kinds, boards, starts, written).check(rules)
+        return Checker(names, counters, kinds, boards, starts, written, not other_problems).check(rules)
     except RecursionError:  # a rule nested too deeply: the compiler has said so
         return []
 
