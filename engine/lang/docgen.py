@@ -58,7 +58,7 @@ arguments) is unknown, and nothing unknown is ever an error: only what must fail
 is always false, is reported, at its line and column:
 
 - arithmetic on text: `value - "1000"` (`-`, `/`, `//` and `%` take numbers only), `"a" + 1`;
-- text, a card or a list put into a counter that starts as a number: `money[p] += "2000"`,
+- text put into a counter whose `initial` is written as a number: `money[p] += "2000"`,
   `total = "many"`;
 - a card compared with a number: `c == 3` is always false, `c < 3` always fails; compare a
   property, as `c.rank == 3`;

@@ -7,7 +7,7 @@ results (engine/lang/builtins.py, `returns=`), and the bodies of the ruleset's f
 
 It is gradual: a value it cannot tell is "unknown", and nothing unknown is ever an error.
 It reports only what must fail (or is always false) when it runs: arithmetic on text, text
-put into a counter of numbers, a card compared with a number, a call of something that is
+put into a counter whose written initial value is a number, a card compared with a number, a call of something that is
 not a function, a function value given other than one argument, and a property that none
 of a card's possible kinds has.
 
@@ -253,19 +253,14 @@ class Checker:
             self._into_counter(name, value, t)
 
     def _into_counter(self, name: str, value: Tree | Token, t: T | None) -> None:
-        """Record `t` put into counter `name`; text (or a card, a list...) into one of numbers
-        is reported."""
+        """Record `t` put into counter `name`; text into one that holds numbers is reported."""
         if t is _NOTHING:
             return
-        if name in self.numbers and t is not None and t.kind not in _NUMERIC + ("none",):
-            self._error(value, f"{_WORDS[t.kind]} cannot go into the counter '{name}': it holds numbers "
-                               f"(it starts at {self._initial_text(name)}); "
-                               + ("write a number, as 2000, not \"2000\"" if t == TEXT else "give it a number"))
+        if name in self.numbers and t == TEXT:  # (a counter may start at 0 and hold a card later)
+            self._error(value, f"text cannot go into the counter '{name}': it holds numbers (it starts at "
+                               f"{self.start_values[name]}); write a number, as 2000, not \"2000\"")
             return
         self._widen(self.counters, name, t)
-
-    def _initial_text(self, name: str) -> str:
-        return str(self.start_values[name])
 
     def _augassign(self, target: Tree, op: Token, value: Tree) -> None:
         name = str(target.children[0])

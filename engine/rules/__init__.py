@@ -6,6 +6,7 @@
 - schema.py: the JSON Schemas of schemas/, with located, readable errors;
 - cardtables.py: card entries written as tables;
 - checks.py: the checks a schema cannot express;
+- typecheck.py: the type check of a ruleset's rules, given where each is and what it starts with;
 - filekind.py: telling a file that is no ruleset from a broken one;
 - scoring.py: a ruleset's score by named parts, and a finished game's results;
 - resources.py: where the shipped schemas, rulesets and examples are;
