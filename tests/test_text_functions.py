@@ -47,6 +47,10 @@ scoring:
 """
 
 
+# A function that gives back what it is given: the load-time type check cannot tell what.
+HIDDEN = "functions:\n  hidden: {params: [x], expr: x}\n"
+
+
 def write(tmp_path: Path, body: str, head: str = HEAD) -> Path:
     path = tmp_path / "words.yaml"
     path.write_text(head + textwrap.dedent(body))
@@ -188,7 +192,7 @@ def test_a_computed_template_is_checked_when_it_runs(tmp_path, template, words):
 @pytest.mark.parametrize("expression, column, words", [
     ("t + 1", 11, "cannot add text and a number with +; to join a value to text, make it text first"),
     ("1 + t", 11, "cannot add a number and text with +"),
-    ("lines - n", 11, "cannot subtract a list and a number with -"),
+    ("hidden(lines) - n", 11, "cannot subtract a list and a number with -"),
     ("2 * (n < t)", 16, "cannot compare a number and text with <; only numbers compare"),
     ("-t", 11, "cannot negate text with -"),
     ("1 + (nothing * n)", 16, "cannot multiply none and a number with *"),
@@ -197,9 +201,11 @@ def test_a_computed_template_is_checked_when_it_runs(tmp_path, template, words):
     ("n(1)", 11, "a number is not a function"),
 ])
 def test_a_type_fault_names_the_operator_and_the_types_at_the_expression(tmp_path, expression, column, words):
-    """Values the tree cannot tell (locals, properties) fail when the rule runs: the message
-    names the operator and the types in the language's words, at the expression."""
-    path = write(tmp_path, f'flow: |\n  let t = "a"\n  let n = 1\n  let nothing = none\n  let x = {expression}\n')
+    """Values the load-time check cannot tell (what a function gives its parameter back) fail
+    when the rule runs: the message names the operator and the types in the language's words,
+    at the expression."""
+    path = write(tmp_path, f'flow: |\n  let t = hidden("a")\n  let n = hidden(1)\n  let nothing = hidden(none)\n'
+                           f'  let x = {expression}\n' + HIDDEN)
     with pytest.raises(EffectError) as err:
         Game(load_ruleset(path), 2, seed=1)
     e = err.value
@@ -249,7 +255,7 @@ def test_text_has_no_printf_style_templates(tmp_path):
     with pytest.raises(RulesetError) as err:
         load_ruleset(path)
     assert "cannot take the remainder of text and a number with %" in str(err.value)
-    path = write(tmp_path, 'flow: |\n  let t = "%s"\n  said = t % first(supply)\n')
+    path = write(tmp_path, 'flow: |\n  let t = hidden("%s")\n  said = t % hidden(first(supply))\n' + HIDDEN)
     with pytest.raises(EffectError) as err:
         Game(load_ruleset(path), 2, seed=1)
     assert err.value.message.startswith("cannot take the remainder of text with %: to put values in text, use format")
@@ -263,12 +269,12 @@ flow: |
 
 
 def test_validate_runs_a_board_display_as_play_would(tmp_path, capsys):
-    head = HEAD.replace("    places:\n", "    display: place.name + place.cubes\n    places:\n")
-    path = write(tmp_path, BOARD_DISPLAY, head)
+    head = HEAD.replace("    places:\n", "    display: place.name + hidden(place.cubes)\n    places:\n")
+    path = write(tmp_path, BOARD_DISPLAY + HIDDEN, head)
     load_ruleset(path)  # it loads: only showing the board fails
     assert main(["validate", str(path)]) == 1
     out, err = capsys.readouterr()
-    line = head.splitlines().index("    display: place.name + place.cubes") + 1
+    line = head.splitlines().index("    display: place.name + hidden(place.cubes)") + 1
     assert out.strip() == (f"{path}:{line}:14: error: cannot add text and a number with +; to join a value to "
                            "text, make it text first: text(x), or use format() (in display of board map; found "
                            "by showing a newly set up game of 2 players at the terminal, as engine play does)")
@@ -322,7 +328,7 @@ def test_a_python_function_is_named_with_the_language_s_own(tmp_path, call, word
 ])
 def test_an_error_names_a_place_by_its_label_at_the_item(tmp_path, expression, column, words):
     head = HEAD.replace("constants:\n", "constants:\n  prices: {red: 1}\n")
-    path = write(tmp_path, f'flow: |\n  let t = "abc"\n  let x = {expression}\n', head)
+    path = write(tmp_path, f'flow: |\n  let t = hidden("abc")\n  let x = {expression}\n' + HIDDEN, head)
     with pytest.raises(EffectError) as err:
         Game(load_ruleset(path), 2, seed=1)
     assert err.value.message == words

@@ -5,6 +5,7 @@
 - builtins.py: the one registry of built-in functions (what each takes, does and is);
 - compiler.py: trees to Python functions and resumable programs, every name resolved and
   checked at load time;
+- types.py: the static type check of every rule at load time (gradual: only what must fail);
 - codegen.py: the one module that compiles code, from `ast` trees the compiler built and it
   verified (docs/design-codegen.md);
 - docgen.py: docs/effect-language.md, generated from the registry.

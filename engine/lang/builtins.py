@@ -36,13 +36,17 @@ class Builtin:
     max_args: int | None
     doc: str
     example: str = ""
+    returns: str = ""  # what it gives, for the static check (engine/lang/types.py); "" for anything
 
 
 REGISTRY: dict[str, Builtin] = {}
 
 
-def builtin(signature: str, kind: str = VALUE, example: str = "") -> Callable:
-    """Register a built-in. `signature` reads like `move(card, zone, position?)`; `...` = any count."""
+def builtin(signature: str, kind: str = VALUE, example: str = "", returns: str = "") -> Callable:
+    """Register a built-in. `signature` reads like `move(card, zone, position?)`; `...` = any count.
+    `returns` names what it gives, where that is known: a type ("number", "text", "bool",
+    "none", "place", "list:number"...), "item" (an item of its first argument), "items" (a
+    list of them) or "option" (an item of its second)."""
     name, _, rest = signature.partition("(")
     params = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
     required = [p for p in params if not p.endswith("?") and not p.endswith("...")]
@@ -51,7 +55,7 @@ def builtin(signature: str, kind: str = VALUE, example: str = "") -> Callable:
     def register(fn: Callable) -> Callable:
         REGISTRY[name] = Builtin(name, fn, signature, kind, len(required),
                                  None if varargs else len(params),
-                                 (fn.__doc__ or "").strip(), example)
+                                 (fn.__doc__ or "").strip(), example, returns)
         return fn
     return register
 
@@ -111,7 +115,7 @@ def describe(x: Any) -> str:
 
 # ---------------------------------------------------------------- values
 
-@builtin("count(items)", example="count(hand[p]) == 0")
+@builtin("count(items)", example="count(hand[p]) == 0", returns="number")
 def count(g, items):
     """The number of cards in a zone or items in a list."""
     t = type(items)
@@ -120,7 +124,7 @@ def count(g, items):
     return len(iterate(g, items))
 
 
-@builtin("sum(items)", example="sum(c.value for c in tableau[p])")
+@builtin("sum(items)", example="sum(c.value for c in tableau[p])", returns="number")
 def sum_(g, items):
     """The total of a list of numbers (0 for an empty list)."""
     numbers = iterate(g, items)
@@ -152,13 +156,13 @@ def min_(g, *args):
     return _extreme(g, min, args)
 
 
-@builtin("any(items)", example="any(c.suit == led for c in hand[p])")
+@builtin("any(items)", example="any(c.suit == led for c in hand[p])", returns="bool")
 def any_(g, items):
     """True when at least one item is true. Written `any(x for ...)`, it stops at the first true x."""
     return any(iterate(g, items))
 
 
-@builtin("all(items)", example="all(count(pile[s]) > 0 for s in suits)")
+@builtin("all(items)", example="all(count(pile[s]) > 0 for s in suits)", returns="bool")
 def all_(g, items):
     """True when every item is true (also for an empty list). Written `all(x for ...)`, it stops
     at the first false x."""
@@ -174,19 +178,19 @@ def _end(g, items: Any, index: int, name: str) -> Any:
     return values[index]
 
 
-@builtin("first(items)", example="first(lane)")
+@builtin("first(items)", example="first(lane)", returns="item")
 def first(g, items):
     """The first card of a zone (top, front, left) or first item of a list; an error if empty."""
     return _end(g, items, 0, "first")
 
 
-@builtin("last(items)", example="last(row[s])")
+@builtin("last(items)", example="last(row[s])", returns="item")
 def last(g, items):
     """The last card of a zone or last item of a list; an error if empty."""
     return _end(g, items, -1, "last")
 
 
-@builtin("text(value)", example='text(count(deck)) + " left"')
+@builtin("text(value)", example='text(count(deck)) + " left"', returns="text")
 def text(g, value):
     """The value as text, e.g. to join with other text with +: a number plainly (4 / 2 reads
     "2"), true/false as "true"/"false", none as "" (nothing), a player as "P1", a card by its
@@ -222,7 +226,7 @@ def text(g, value):
     return describe(value)
 
 
-@builtin("join(items, separator)", example='join([c.name for c in hand[p]], " / ")')
+@builtin("join(items, separator)", example='join([c.name for c in hand[p]], " / ")', returns="text")
 def join(g, items, separator):
     """The items of a list (or cards of a zone) as one text, `separator` between each two;
     each item reads as text() reads it. "" for an empty list."""
@@ -296,7 +300,7 @@ def template_values(pieces: list) -> int:
     return max((p + 1 for p in pieces if type(p) is int), default=0)
 
 
-@builtin("format(template, values...)", example='format("{} has {} cards", p, count(hand[p]))')
+@builtin("format(template, values...)", example='format("{} has {} cards", p, count(hand[p]))', returns="text")
 def format_(g, template, *values):
     """The template with each `{}` replaced by the next value, or each `{0}`, `{1}`... by the
     value at that position (0 is the first), each read as text() reads it; `{{` and `}}` are
@@ -316,13 +320,13 @@ def format_(g, template, *values):
     return sized(g, Text(text(g, values[p]) if type(p) is int else p for p in pieces))
 
 
-@builtin("abs(number)")
+@builtin("abs(number)", returns="number")
 def abs_(g, number):
     """The number without its sign."""
     return abs(number)
 
 
-@builtin("best_window(numbers, length)", example="best_window([c.value for c in row[s]], 4)")
+@builtin("best_window(numbers, length)", example="best_window([c.value for c in row[s]], 4)", returns="number")
 def best_window(g, numbers, length):
     """The largest sum of `length` consecutive numbers; the whole sum if the list is not longer."""
     values = _items(g, numbers)
@@ -346,19 +350,19 @@ def _extreme_by(g, pick: Callable, items: Any, key: Callable, name: str) -> Any:
     return pick(values, key=key)
 
 
-@builtin("max_by(items, key)", example="max_by(players, p -> score[p])")
+@builtin("max_by(items, key)", example="max_by(players, p -> score[p])", returns="item")
 def max_by(g, items, key):
     """The first item whose key (a `x -> ...` function) is largest; an error if empty."""
     return _extreme_by(g, max, items, key, "max_by")
 
 
-@builtin("min_by(items, key)", example="min_by(players, p -> score[p])")
+@builtin("min_by(items, key)", example="min_by(players, p -> score[p])", returns="item")
 def min_by(g, items, key):
     """The first item whose key is smallest; an error if empty."""
     return _extreme_by(g, min, items, key, "min_by")
 
 
-@builtin("sorted_by(items, key)", example="sorted_by(hand[p], c -> c.number)")
+@builtin("sorted_by(items, key)", example="sorted_by(hand[p], c -> c.number)", returns="items")
 def sorted_by(g, items, key):
     """A new list of the items ordered by key, smallest first (stable)."""
     values = _items(g, items)
@@ -366,13 +370,13 @@ def sorted_by(g, items, key):
     return sorted(values, key=key)
 
 
-@builtin("list(items)", example="let snapshot = list(deck)")
+@builtin("list(items)", example="let snapshot = list(deck)", returns="items")
 def list_(g, items):
     """The cards of a zone (or items of a list) as a list, fixed at this moment."""
     return _items(g, items)
 
 
-@builtin("range(start, stop)", example="for i in range(0, 3):")
+@builtin("range(start, stop)", example="for i in range(0, 3):", returns="list:number")
 def range_(g, start, stop):
     """The whole numbers from start up to, not including, stop."""
     low, high = int(start), int(stop)
@@ -381,7 +385,7 @@ def range_(g, start, stop):
     return sized(g, list(range(low, high)))
 
 
-@builtin("position(card)", example="position(c) == 0")
+@builtin("position(card)", example="position(c) == 0", returns="number")
 def position(g, card):
     """The index of a card in its zone (0 is first)."""
     if not isinstance(card, Card):
@@ -389,7 +393,7 @@ def position(g, card):
     return g.table.contents[g.table.where[card.index].index].index(card)
 
 
-@builtin("index_of(items, item)", example="index_of(stations, here)")
+@builtin("index_of(items, item)", example="index_of(stations, here)", returns="number")
 def index_of(g, items, item):
     """The position (0 is first) of an item in a list or a card in a zone; an error if absent."""
     values = _items(g, items)
@@ -399,14 +403,14 @@ def index_of(g, items, item):
     raise EffectError(describe(item) + f" is not in that {'zone' if isinstance(items, Zone) else 'list'}")
 
 
-@builtin("players_from(player)", example="for p in players_from(leader):")
+@builtin("players_from(player)", example="for p in players_from(leader):", returns="list:number")
 def players_from(g, player):
     """Every player once, in turn order, starting with `player`."""
     n = len(g.players)
     return [Player((player - 1 + i) % n + 1) for i in range(n)]
 
 
-@builtin("next_player(player)", example="leader = next_player(leader)")
+@builtin("next_player(player)", example="leader = next_player(leader)", returns="number")
 def next_player(g, player):
     """The player after `player` in turn order."""
     return Player(player % len(g.players) + 1)
@@ -420,7 +424,7 @@ def _place(x: Any, what: str) -> Place:
     return x
 
 
-@builtin("neighbours(place)", example="[n for n in neighbours(hex) if n.terrain != \"water\"]")
+@builtin("neighbours(place)", example="[n for n in neighbours(hex) if n.terrain != \"water\"]", returns="list:place")
 def neighbours(g, place):
     """The places next to a place on its board."""
     return list(_place(place, "neighbours' argument").neighbours)
@@ -486,7 +490,7 @@ def _card(x: Any, what: str) -> Card:
     return x
 
 
-@builtin('move(card, zone, position?)', EFFECT, example='move(card, row[s], "first")')
+@builtin('move(card, zone, position?)', EFFECT, example='move(card, row[s], "first")', returns="none")
 def move(g, card, zone, where="last"):
     """Move a card into a zone: at the end ("last", the default), at the start ("first") or at an index."""
     if type(card) is not Card:
@@ -504,14 +508,14 @@ def move(g, card, zone, where="last"):
     g.table.move(card, zone, index)
 
 
-@builtin("move_all(from_zone, to_zone)", EFFECT, example="move_all(discard, deck)")
+@builtin("move_all(from_zone, to_zone)", EFFECT, example="move_all(discard, deck)", returns="none")
 def move_all(g, source, target):
     """Move every card of one zone to the end of another, keeping their order."""
     for card in list(g.table.contents[_zone(source, "move_all's first argument").index]):
         g.table.move(card, _zone(target, "move_all's second argument"))
 
 
-@builtin("deal(from_zone, to_zone, n)", EFFECT, example="deal(deck, hand[p], 5)")
+@builtin("deal(from_zone, to_zone, n)", EFFECT, example="deal(deck, hand[p], 5)", returns="none")
 def deal(g, source, target, n):
     """Move the first n cards of a zone to another (fewer if it runs out); returns how many moved."""
     source = _zone(source, "deal's first argument")
@@ -524,7 +528,7 @@ def deal(g, source, target, n):
     return moved
 
 
-@builtin("shuffle(zone)", EFFECT, example="shuffle(deck)")
+@builtin("shuffle(zone)", EFFECT, example="shuffle(deck)", returns="none")
 def shuffle(g, zone):
     """Put the cards of a zone in random order (from the game's seed).
 
@@ -535,31 +539,31 @@ def shuffle(g, zone):
         g.table.forget(card)
 
 
-@builtin("reveal(card, player)", EFFECT, example="reveal(seat, seat.colour_owner)")
+@builtin("reveal(card, player)", EFFECT, example="reveal(seat, seat.colour_owner)", returns="none")
 def reveal(g, card, player):
     """Show a card's face to a player, who remembers it wherever it goes until it is shuffled."""
     g.table.reveal(_card(card, "reveal's first argument"), _player(g, player))
 
 
-@builtin("conceal(card, player)", EFFECT, example="conceal(seat, seat.colour_owner)")
+@builtin("conceal(card, player)", EFFECT, example="conceal(seat, seat.colour_owner)", returns="none")
 def conceal(g, card, player):
     """Stop reminding a player of a card that reveal showed them, when remembering it is part of the game: the screen of a person at the terminal shows it only as its face and zone allow (its back, in the log too), until the card is shown to them again. Bots and the Python API keep what the player was shown: it is their information set."""
     g.table.conceal(_card(card, "conceal's first argument"), _player(g, player))
 
 
-@builtin("turn_face_down(card)", EFFECT, example="turn_face_down(cargo)")
+@builtin("turn_face_down(card)", EFFECT, example="turn_face_down(cargo)", returns="none")
 def turn_face_down(g, card):
     """Turn a card face down: only players it was revealed to can see it, whatever its zone."""
     g.table.set_face_down(_card(card, "turn_face_down's argument"), True)
 
 
-@builtin("turn_face_up(card)", EFFECT, example="turn_face_up(cargo)")
+@builtin("turn_face_up(card)", EFFECT, example="turn_face_up(cargo)", returns="none")
 def turn_face_up(g, card):
     """Turn a card face up again: its zone's visibility applies."""
     g.table.set_face_down(_card(card, "turn_face_up's argument"), False)
 
 
-@builtin("swap(card_a, card_b)", EFFECT, example="swap(placeholder, played)")
+@builtin("swap(card_a, card_b)", EFFECT, example="swap(placeholder, played)", returns="none")
 def swap(g, a, b):
     """Two cards exchange places, in the same zone or across zones."""
     a, b = _card(a, "swap's first argument"), _card(b, "swap's second argument")
@@ -571,7 +575,7 @@ def swap(g, a, b):
     t.where[a.index], t.where[b.index] = zb, za
 
 
-@builtin("random_choice(items)", EFFECT, example="let leader = random_choice(players)")
+@builtin("random_choice(items)", EFFECT, example="let leader = random_choice(players)", returns="item")
 def random_choice(g, items):
     """One item picked at random (from the game's seed)."""
     values = _items(g, items)
@@ -580,7 +584,7 @@ def random_choice(g, items):
     return g.rng.choice(values)  # draws as randrange(len(values)) does; game/belief.py deals it anew
 
 
-@builtin("log(parts...)", EFFECT, example='log(p, " plays ", card)')
+@builtin("log(parts...)", EFFECT, example='log(p, " plays ", card)', returns="none")
 def log(g, *parts):
     """Add a line to the game log; cards in it are shown only to players who may see them."""
     g.record(parts)
@@ -616,7 +620,7 @@ def end_game(g, reason="end_game"):
 # ---------------------------------------------------------------- choices
 
 @builtin("choose(player, options, prompt...)", CHOICE,
-         example='let card = choose(p, hand[p], "Play a card")')
+         example='let card = choose(p, hand[p], "Play a card")', returns="option")
 def choose(g, player, options, *prompt):
     """Ask `player` to pick one of `options` (cards, players, strings...); returns the pick.
 
@@ -635,7 +639,7 @@ MAX_AMOUNTS = 10_000  # amounts one choose_amount may offer: a question a person
 
 
 @builtin("choose_amount(player, low, high, prompt...)", CHOICE,
-         example='let n = choose_amount(p, 0, count(hand[p]), "Discard how many cards?")')
+         example='let n = choose_amount(p, 0, count(hand[p]), "Discard how many cards?")', returns="number")
 def choose_amount(g, player, low, high, *prompt):
     """Ask `player` for a whole number from `low` to `high` (both included), once, where a
     rule would otherwise ask yes or no again for each unit; returns it. The options are the

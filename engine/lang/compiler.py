@@ -427,6 +427,9 @@ def string_value(token: Token) -> str:
     return raw.replace('\\"', '"').replace("\\'", "'").replace("\\n", "\n").replace("\\\\", "\\")
 
 
+# What a name that is no function is, for the message when it is called.
+_NOT_CALLABLE = (("constants", "a constant"), ("counters", "a counter"), ("zones", "a zone"))
+
 # Python functions a ruleset's author may reach for, and what the language has instead.
 _PYTHON_FUNCTIONS = {"len": "count(items)", "str": "text(value)", "print": "log(parts...)",
                      "sorted": "sorted_by(items, x -> x)"}
@@ -1449,6 +1452,11 @@ class Compiler:
             return stamp(_call("_r_call", _name("g"), self._expr(callee), *args), self._loc(node)), False
         tok = callee.children[0]
         kind = self._call_kind(name)
+        what = next((w for table, w in _NOT_CALLABLE if name in getattr(self.names, table, ())), None)
+        if kind is None and (what or name in ("players", "player_count")):
+            self._error(tok, f"'{name}' is {what or 'a value'}, not a function, so it cannot be called; "
+                             f"read it as {name}" + (" or " + name + "[...]" if what in ("a counter", "a zone") else ""))
+            return _const(None), False
         if kind is None:
             known = set(self.names.functions) | set(self.names.procedures) | set(B.REGISTRY)
             hint = _PYTHON_FUNCTIONS.get(name)

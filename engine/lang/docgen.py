@@ -41,7 +41,32 @@ def generate() -> str:
             if b.example:
                 lines += ["", "```", b.example, "```"]
             lines.append("")
+    lines += _TYPES
     return "\n".join(lines).rstrip() + "\n"
+
+
+# What `engine validate` checks of types (engine/lang/types.py), after the functions it reads.
+_TYPES = """\
+## Types
+
+Values have no declared types, but `engine validate` (and every load of a ruleset) works out
+what it can: from literals, constants, the values counters start with and are given, the
+`properties` of card kinds and boards, what each built-in gives, and the bodies of functions
+and procedures (a function calling itself too). A zone holds the kinds of card that start in
+it or that rules move into it. What it cannot tell (a function's parameter, a trigger's
+arguments) is unknown, and nothing unknown is ever an error: only what must fail in play, or
+is always false, is reported, at its line and column:
+
+- arithmetic on text: `value - "1000"` (`-`, `/`, `//` and `%` take numbers only), `"a" + 1`;
+- text put into a counter whose `initial` is written as a number: `money[p] += "2000"`,
+  `total = "many"`;
+- a card compared with a number: `c == 3` is always false, `c < 3` always fails; compare a
+  property, as `c.rank == 3`;
+- a call of something that is no function: a counter, a constant, a local holding a number;
+  and a call with the wrong number of arguments (a function made with `x -> ...` takes one);
+- a property that none of a card's possible kinds has: in `for c in supply: c.worth`, when only
+  tokens are ever in `supply` and tokens have no `worth`.
+""".splitlines()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@
 - checks.py: the checks a schema cannot express;
 - shadowing.py: the ruleset's names that hide a built-in, noted by `validate --strict`;
 - migrations.py: old forms a change of the format refuses, rewritten by `validate --fix`;
+- typecheck.py: the type check of a ruleset's rules, given where each is and what it starts with;
 - filekind.py: telling a file that is no ruleset from a broken one;
 - scoring.py: a ruleset's score by named parts, and a finished game's results;
 - resources.py: where the shipped schemas, rulesets and examples are;

@@ -30,6 +30,7 @@ from .migrations import Outdated
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .scoring import sum_of_parts
 from .shadowing import global_notes, local_notes
+from .typecheck import check_types
 from .yamlload import MAX_FILE_BYTES, MergedSourceMap, SourceMap, load_yaml
 
 MAX_CARDS = 5000
@@ -379,6 +380,7 @@ class _Builder:
         self.triggers: list[tuple[tuple, dict]] = []  # where each trigger is written, and its entry
         self._bad_templates: set[tuple] = set()  # label templates already reported
         self._compiled_at: set[tuple] = set()  # where each rule compiled so far is written, and how
+        self.compiled: list[tuple[tuple, str, list[str], str]] = []  # each rule compiled, for the type check
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -499,10 +501,17 @@ class _Builder:
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
-            lambda path, line, column: self.smap.text_location(path, self._text(path), line, column))
+            lambda path, line, column: self._where(path)(line, column))
         rs.notes = sorted(dict.fromkeys(notes),  # a table's rows share their rules' text: a note once
                           key=lambda n: (n.location.file, n.location.line, n.location.column))
+        self.problems += check_types(d, self.compiled, self._trees, names, cards, self._where, self.smap.at,
+                                     bool(self.problems))
         return rs
+
+    def _where(self, path: tuple) -> Callable[[int, int], Location]:
+        """How a line and column of the rule text at `path` are placed in the files."""
+        text = self._text(path)
+        return lambda line, column: self.smap.text_location(path, text, line, column)
 
     def _fixed_counters(self, names: Names) -> frozenset[str]:
         """The counters no rule can change after setup: no rule that may run after setup assigns
@@ -801,6 +810,7 @@ class _Builder:
         # The triggers a table's rows share are one text compiled for each card: its mistakes
         # are reported for the first (they would only differ in the card's name).
         written = (self.smap.at(path), start, tuple(params))
+        self.compiled.append((path, start, list(params), rule))
         if written in self._compiled_at:
             reported, self.problems = self.problems, []
             try:
