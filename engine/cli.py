@@ -240,9 +240,9 @@ def _parser() -> argparse.ArgumentParser:
                         "--card. A sentence tells every card whose effect is detectable at 95%. --out keeps the "
                         "games as they end; the same command again plays only those not in it."),
                         epilog="examples:\n  engine cards GAME -n 4 -g 200 --card \"Locomotive ∞\"\n"
-                        "  engine cards railways -n 4 -g 40 --card event --seats greedy,greedy,greedy,greedy "
-                        "--out events.jsonl\n  engine cards railways -n 4 --with my_events.yaml --card Strike "
-                        "--html strike.html\nHow to read it: docs/balance.md.\n\n" + SEATS_HELP,
+                        "  engine cards railways -n 3 -g 30 --card event --seats greedy,greedy,greedy\n"
+                        "  engine cards railways -n 4 --with my_events.yaml --card Strike --out s.jsonl\n"
+                        "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(cd)
     cd.add_argument("--seats", help="comma-separated bots, one per player, as simulate takes them (default: "

@@ -104,7 +104,10 @@ class _Watch:
 
     def __init__(self, game: Game):
         self.game = game
+        self.entries = [entry_of(c) for c in game.table.cards]
         self.owner: list[int | None] = [None] * len(game.table.cards)
+        self.where: list[Any] = []  # where each card was, and which were face down, at the last look
+        self.face_down: list[bool] = []
         self.first = True
         self.held: dict[int, set[str]] = {int(p): set() for p in game.players}
         self.drawn: dict[int, Counter[str]] = {int(p): Counter() for p in game.players}
@@ -112,10 +115,15 @@ class _Watch:
         self.up: set[str] = set()
 
     def look(self) -> None:
+        """Where every card is, unless no card moved or turned since the last look (most
+        decisions move none)."""
         table = self.game.table
+        if table.where == self.where and table.face_down == self.face_down:
+            return
+        self.where, self.face_down = list(table.where), list(table.face_down)
         for card in table.cards:
             owner = table.owner(table.where[card.index])
-            entry = entry_of(card)
+            entry = self.entries[card.index]
             if owner is not None:
                 self.held[owner].add(entry)
                 if not self.first and owner != self.owner[card.index]:

@@ -40,10 +40,10 @@ def render_text(result: dict[str, Any]) -> str:
     a sentence for each detectable finding."""
     players = result["players"]
     seats = [f"P{i}" for i in range(1, players + 1)]
-    added = f", with {', '.join(result['extensions'])}" if result["extensions"] else ""
-    lines = [f"{result['ruleset']}{added}: what each card is worth",
-             f"{players} players ({', '.join(result['seats'])}), seed {result['seed']}, "
-             f"{result['games']} games a card and variant"]
+    added = f"with {', '.join(result['extensions'])}; " if result["extensions"] else ""
+    lines = [f"What each card is worth: {result['ruleset']}",
+             f"{players} players ({', '.join(result['seats'])}), seed {result['seed']}",
+             f"{added}{result['games']} games a card and variant"]
     rows = result["cards"]
     strong = [r for r in rows if "strength" in r]
     if strong:
@@ -76,16 +76,17 @@ def render_text(result: dict[str, Any]) -> str:
             figures = f"{r['use']['came_up']:>8.0%}" + "".join(f"{c:>{cell}}" for c in cells)
             lines += [r["card"], " " * max(name, 0) + figures] if alone else \
                 [f"{_short(r['card'], name - 1):<{name}}" + figures]
-    lines += ["", "Use in the games as they are (a game's share, or a count a game), and the win",
-              "share of the players who played it (else held it; else of the games it came up",
-              "in) less the others'",
-              f"{'card':<24}{'held':>6}{'drawn':>7}{'played':>7}{'came up':>8}{'by':>8}{'win share':>16}"]
+    lines += ["", "Use in the games as they are (held, came up: a share of the games; drawn,",
+              "played: times a game), and the win share of the players who played it (else",
+              "held it) less the others'; for a card nobody held, the mean score in the games",
+              "it came up in less the others'",
+              f"{'card':<24}{'held':>6}{'drawn':>7}{'played':>7}{'came up':>8}{'by':>8}{'outcome':>16}"]
     for r in rows:
         u = r["use"]
-        w = u["win_share"]
+        w = u["score"] if u["basis"] == "came up" else u["win_share"]
         lines.append(f"{_short(r['card'], 23):<24}{u['held']:>6.0%}{u['drawn_per_game']:>7.2f}"
                      f"{u['played_per_game']:>7.2f}{u['came_up']:>8.0%}{u['basis']:>8}"
-                     f"{_pm(w['diff'], w['half_width'], True):>15}{_mark(w)}")
+                     f"{_pm(w['diff'], w['half_width'], u['basis'] != 'came up'):>15}{_mark(w)}")
     notes = [f"{r['card']}: {r['note']}" for r in rows if "note" in r]
     if notes:
         lines += ["", *notes]
