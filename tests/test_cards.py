@@ -118,7 +118,8 @@ def test_ordinary_runs_record_no_card_events():
 
 
 def test_a_mistyped_card_is_told_with_the_nearest_name():
-    with pytest.raises(EngineError, match=r"--card Crwn: no card or kind of card is named so \(did you mean 'Crown'\?\)"):
+    told = r"--card Crwn: no card or kind of card is named so \(did you mean 'Crown'\?\)"
+    with pytest.raises(EngineError, match=told):
         select(STRONG, ["Crwn"])
     assert select(STRONG, ["number"]) == [c.name for c in STRONG.cards]
     assert select(TOR, ["B&O 10", "Locomotive ∞"]) == ["B&O 10", "Locomotive ∞"]
@@ -183,3 +184,9 @@ def test_a_card_taken_out_in_memory_is_a_ruleset_of_its_own():
     assert "Crown" not in {c.name for c in without.cards} and len(without.cards) == len(STRONG.cards) - 1
     assert without.digest != STRONG.digest
     assert WITHOUT == "without"
+
+
+def test_ray_plays_the_same_games():
+    pytest.importorskip("ray")
+    on_ray = run(STRONG, 10, wanted=["Crown"], backend="ray", jobs=2)
+    assert on_ray["cards"] == run(STRONG, 10, wanted=["Crown"])["cards"]
