@@ -57,7 +57,7 @@ EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file
   engine simulate GAME --players 4 --games 100000 --out runs.jsonl --csv > games.csv
   engine compare GAME --players 4 --games 1000 --with my_cards.yaml --against
   engine ladder GAME --players 4 --agents random,greedy,mcts:iterations=100 --games 50
-  engine cards GAME --players 4 --games 200 --card "Locomotive ∞" --card "B&O 10"
+  engine cards GAME --players 4 --games 200 --card "A CARD" --card "A KIND"
   engine replay game.json
   engine report runs.jsonl --html report.html
   engine schema --write .vscode/schemas
@@ -239,9 +239,9 @@ def _parser() -> argparse.ArgumentParser:
                         "where it came up. So a run plays up to GAMES x (1 + 2 x cards) games: limit it with "
                         "--card. A sentence tells every card whose effect is detectable at 95%. --out keeps the "
                         "games as they end; the same command again plays only those not in it."),
-                        epilog="examples:\n  engine cards GAME -n 4 -g 200 --card \"Locomotive ∞\"\n"
-                        "  engine cards railways -n 3 -g 30 --card event --seats greedy,greedy,greedy\n"
-                        "  engine cards railways -n 4 --with my_events.yaml --card Strike --out s.jsonl\n"
+                        epilog="examples:\n  engine cards GAME -n 4 -g 200 --card \"A CARD\" --card \"ANOTHER\"\n"
+                        "  engine cards GAME -n 3 -g 30 --card A_KIND --seats greedy,greedy,greedy\n"
+                        "  engine cards GAME -n 4 --with my_cards.yaml --card MY_CARD --out cards.jsonl\n"
                         "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(cd)
