@@ -1,4 +1,5 @@
-"""The `engine` command: validate, info, play, simulate, compare, ladder, replay, report, schema, serve.
+"""The `engine` command: validate, info, play, simulate, compare, ladder, cards, replay, report, schema,
+serve.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -16,6 +17,7 @@ from types import ModuleType
 from typing import Any, Callable, TextIO
 
 from . import __version__
+from .analysis.cards import cards
 from .analysis.experiments import Variant, compare, ladder, render_compare, render_ladder
 from .analysis.report import build_report, read_jsonl, render_text
 from .analysis.report_html import require_matplotlib, write_html
@@ -56,6 +58,7 @@ EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file
   engine simulate GAME --players 4 --games 100000 --out runs.jsonl --csv > games.csv
   engine compare GAME --players 4 --games 1000 --with my_cards.yaml --against
   engine ladder GAME --players 4 --agents random,greedy,mcts:iterations=100 --games 50
+  engine cards GAME --players 4 --games 200 --card "A CARD" --card "A KIND"
   engine replay game.json
   engine report runs.jsonl --html report.html
   engine schema --write .vscode/schemas
@@ -232,6 +235,43 @@ def _parser() -> argparse.ArgumentParser:
     run_args(la, 100, "games for each pair of agents")
     la.add_argument("--json", action="store_true", help="print the matrix as JSON")
 
+    cd = sub.add_parser("cards", help="what each card is worth: use, restricted play, events taken out",
+                        description=_wrap("What each card is worth, in games between bots on the same seeds "
+                        "(cards sharing a name are one card; --card names a card, or a kind for all its cards). "
+                        "First GAMES games as they are: how often each card is held, drawn, played (chosen by a "
+                        "seat) and comes up (lies face up in sight of all), and the win share of those who played "
+                        "it against the others. Then, for each card a seat chose, GAMES games with one seat "
+                        "(each in turn) barred from it and GAMES favouring it, against unrestricted seats: its "
+                        "strength is the difference in that seat's win share, with a paired 95% interval "
+                        "(restricted play, Jaffe et al. 2012). For each card never chosen (events that act on "
+                        "everyone), GAMES games without it in the deck: each seat's score change in the games "
+                        "where it came up. So a run plays up to GAMES x (1 + 2 x cards) games: limit it with "
+                        "--card. A sentence tells every card whose effect is detectable at 95%. --out keeps the "
+                        "games as they end; the same command again plays only those not in it."),
+                        epilog="examples:\n  engine cards GAME -n 4 -g 200 --card \"A CARD\" --card \"ANOTHER\"\n"
+                        "  engine cards GAME -n 3 -g 30 --card A_KIND --seats greedy,greedy,greedy\n"
+                        "  engine cards GAME -n 4 --with my_cards.yaml --card MY_CARD --out cards.jsonl\n"
+                        "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_args(cd)
+    cd.add_argument("--seats", help="comma-separated bots, one per player, as simulate takes them (default: "
+                    "random for every seat)")
+    cd.add_argument("--card", action="append", default=[], metavar="NAME", help="a card's name (or a nameless "
+                    "card's label), or a kind of card for all its cards; repeatable (default: every card)")
+    run_args(cd, 100, "games as they are, and games of each card's each variant",
+             "play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
+    cd.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends; if FILE "
+                    "holds games of the same run, play only the others")
+    cd.add_argument("--backend", choices=["local", "ray"], default="local",
+                    help="local: processes of this machine (default); ray: tasks of a Ray cluster")
+    cd.add_argument("--address", metavar="HOST:PORT", help="with --backend ray, the address of a running Ray "
+                    "cluster (default: start Ray on this machine)")
+    cd.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
+                    "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
+    cd_shown = cd.add_mutually_exclusive_group()
+    cd_shown.add_argument("--json", action="store_true", help="print the results as JSON")
+    cd_shown.add_argument("--csv", action="store_true", help="print one CSV row per card")
+
     r = sub.add_parser("replay", help="re-run a saved game and check that it reproduces",
                        description="Replay the decisions of a saved game and say whether the result "
                        "is the same. Exits 0 if it reproduces, 1 if not.")
@@ -321,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("play needs a RULESET, a file or a shipped ruleset's name (or --resume FILE)")
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
-                "compare": cmd_compare, "ladder": cmd_ladder, "replay": cmd_replay,
+                "compare": cmd_compare, "ladder": cmd_ladder, "cards": cmd_cards, "replay": cmd_replay,
                 "report": cmd_report, "schema": cmd_schema, "serve": cmd_serve}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
@@ -734,6 +774,40 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     result = ladder(ruleset, players, agents, args.games, seed, options, args.max_decisions, progress=stderr_if_tty(),
                     jobs=_jobs(args.jobs), isolate=args.isolate, time_limit=args.time_limit)
     return _show(result, args.json, lambda r: f"{ruleset.name}: " + render_ladder(r))
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from .analysis import cards_report
+    ruleset, players, options, seed = _setup(args)
+    if args.games < 2:
+        raise EngineError("--games must be at least 2: a card's intervals need two games")
+    if args.max_decisions < 1:
+        raise EngineError("--max-decisions must be at least 1")
+    if args.address and args.backend != "ray":
+        raise EngineError("--address is the address of a Ray cluster: use it with --backend ray")
+    if args.html:
+        require_matplotlib()  # before the games, not after
+    seats = _seats(args.seats, players, bots=True, isolation=_isolation(args, ruleset))
+    for name in ("SIGTERM", "SIGHUP"):  # `kill` or a closed terminal stop the run as Ctrl-C does
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
+    try:
+        result = cards(ruleset, players, args.games, seed, options, seats, args.card, args.max_decisions,
+                       _jobs(args.jobs), args.backend, args.address, args.out, stderr_if_tty(), args.isolate,
+                       args.time_limit)
+    except Interrupted as stop:
+        print(f"engine: {stop}", file=sys.stderr)
+        return 130
+    if args.json:
+        print_json(result, ensure_ascii=False)
+    elif args.csv:
+        cards_report.write_csv(result, sys.stdout)
+    else:
+        print(cards_report.render_text(result))
+    if args.html:
+        cards_report.write_html(result, args.html)
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0
 
 
 def _jobs(jobs: int | None) -> int | None:

@@ -8,7 +8,9 @@
 - stats.py: Wilson intervals, summaries, paired differences;
 - report.py and report_html.py: balance reports, as data and text, and as an HTML page;
 - quality.py: game quality (lead changes, drama, uncertainty...) from each game's standings;
-- experiments.py: `compare` (two variants on the same seeds) and `ladder` (agents in pairs).
+- experiments.py: `compare` (two variants on the same seeds) and `ladder` (agents in pairs);
+- cards.py and cards_report.py: `engine cards`, what each card is worth (use, restricted
+  play, events taken out), and its text, CSV and HTML.
 
 May import: core, lang, rules, game, players.
 Must not import: adapters, web, cli.

@@ -18,7 +18,7 @@ from ..game.seeds import derived_seed
 from ..players.agents import make_agents
 from ..players.isolation import Isolation
 from ..players.loop import play
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, load_ruleset
 from .quality import StandingsRecorder
 
 
@@ -66,6 +66,21 @@ class RunSpec:
             return None
         return Isolation(self.ruleset, self.extensions, self.digest, self.isolate, self.time_limit)
 
+    def load(self) -> Ruleset:
+        """The run's ruleset, loaded again where its games are played (workers.py)."""
+        return load_ruleset(self.ruleset, self.extensions)
+
+    def play_out(self, game: Game, agents: list[Any], order: list[int], number: int) -> dict[str, Any]:
+        """Play game `number` by its agents to its end (or the decision cap); what to add to its
+        record: with `standings`, the standings round by round, for the report's game quality
+        (quality.py). A run that steers or watches its seats (analysis/cards.py) plays its own way:
+        a run of simulate pays nothing for it."""
+        recorder = StandingsRecorder() if self.standings else None
+        if recorder is not None:
+            recorder.begin(game)
+        play(game, agents, after_each=recorder, max_decisions=self.max_decisions, turn_order=order)
+        return {} if recorder is None else recorder.record(game.scores())
+
     def reproduce(self, seed: int) -> str:
         """The shell command that plays the game of `seed` again, at the terminal: `engine play`
         seeds its bots from the game seed as simulate does."""
@@ -85,8 +100,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
     record: dict[str, Any] = {"game": number, "seed": seed, "seats": spec.seats, "options": spec.options}
     order: list[int] = []
     try:
-        recorder = StandingsRecorder() if spec.standings else None
-        game, agents = _played(ruleset, spec, seed, spec.isolation(), order, recorder)
+        game, agents, noted = _played(ruleset, spec, number, spec.isolation(), order)
         final = game.scores()
         winners = game.winners(final)
         parts = game.breakdown(final) if ruleset.breakdown else None
@@ -99,8 +113,7 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
                   end_reason=game.end_reason if game.over else DECISION_CAP)
     if parts is not None:
         record["breakdown"] = {str(p): v for p, v in parts.items()}
-    if recorder is not None:
-        record.update(recorder.record(final))  # for the report's game quality (quality.py)
+    record.update(noted)
     late = {str(p): agent.late for p, agent in zip(game.players, agents) if getattr(agent, "late", 0)}
     if late:
         record["late"] = late  # decisions an isolated seat lost to a random option, over its time limit
@@ -108,16 +121,15 @@ def play_game(ruleset: Ruleset, spec: RunSpec, number: int) -> dict[str, Any]:
 
 
 
-def _played(ruleset: Ruleset, spec: RunSpec, seed: int, isolation: Isolation | None,
-            order: list[int] | None = None, recorder: StandingsRecorder | None = None) -> tuple[Game, list[Any]]:
-    """The game of `seed` played by the run's bots, without a log; and its agents. With
-    `recorder`, its standings round by round are kept there."""
+def _played(ruleset: Ruleset, spec: RunSpec, number: int, isolation: Isolation | None,
+            order: list[int] | None = None) -> tuple[Game, list[Any], dict[str, Any]]:
+    """Game `number` played by the run's bots, without a log; its agents, and what the run
+    adds to its record."""
+    seed = game_seed(spec.seed, number - 1)
     game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
     agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=isolation)
-    if recorder is not None:
-        recorder.begin(game)
-    play(game, agents, after_each=recorder, max_decisions=spec.max_decisions, turn_order=order)
-    return game, agents
+    noted = spec.play_out(game, agents, order if order is not None else [], number)
+    return game, agents, noted
 
 
 def replay_game(ruleset: Ruleset, spec: RunSpec, number: int) -> Game:
@@ -126,5 +138,5 @@ def replay_game(ruleset: Ruleset, spec: RunSpec, number: int) -> Game:
     file keeps no decisions. Built-in seats only (see runfile.replay_record); EngineError if the
     rules fail."""
     seed = game_seed(spec.seed, number - 1)
-    played, _ = _played(ruleset, spec, seed, None)
+    played, _, _ = _played(ruleset, spec, number, None)
     return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, rewind=False)

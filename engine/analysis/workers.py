@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator
 
 from ..core.errors import EngineError, RulesetError
-from ..rules.ruleset import Ruleset, load_ruleset
+from ..rules.ruleset import Ruleset
 from .run import RunSpec, play_game
 
 CHUNK_MAX = 32  # games a chunk: big enough to hide the cost of a task, small enough to lose little on a kill
@@ -40,7 +40,7 @@ def ruleset_of(spec: RunSpec) -> Ruleset:
     key = (spec.ruleset, tuple(spec.extensions), spec.digest)
     if key not in _loaded:
         try:
-            ruleset = load_ruleset(spec.ruleset, spec.extensions)
+            ruleset = spec.load()
         except RulesetError:
             ruleset = None  # (a RulesetError does not survive pickling: say it here in one line)
         if ruleset is None or ruleset.digest != spec.digest:
@@ -91,13 +91,20 @@ def play_games(spec: RunSpec, games: list[int], jobs: int | None = 1, backend: s
     is 1 (with `ruleset`, if given, instead of loading it), else by `jobs` processes (None: one
     a core), or by Ray (`backend` "ray", at `address` or on a local Ray; `jobs` None: one task
     a CPU of the cluster)."""
+    for _, record in play_runs([spec], [games], jobs, backend, address, [ruleset]):
+        yield record
+
+
+def play_runs(specs: list[RunSpec], games: list[list[int]], jobs: int | None = 1, backend: str = "local",
+              address: str | None = None, rulesets: list[Ruleset | None] | None = None
+              ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The games of several runs as (i, record), as `play_side_by_side` plays them, or on Ray."""
     if backend == "ray":
-        yield from _ray(spec, games, jobs, address)
+        yield from _ray(specs, games, jobs, address)
         return
     if backend != "local":
         raise EngineError(f"unknown backend '{backend}'; use local or ray")
-    for _, record in play_side_by_side([spec], [games], jobs, [ruleset]):
-        yield record
+    yield from play_side_by_side(specs, games, jobs, rulesets)
 
 
 def play_side_by_side(specs: list[RunSpec], games: list[list[int]], jobs: int | None = 1,
@@ -222,8 +229,9 @@ class _Orphaned:
         return getattr(self.stream, name)
 
 
-def _ray(spec: RunSpec, games: list[int], jobs: int | None, address: str | None) -> Iterator[dict[str, Any]]:
-    """The games as Ray tasks of a chunk each, a few per CPU in flight at a time."""
+def _ray(specs: list[RunSpec], games: list[list[int]], jobs: int | None,
+         address: str | None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The games of every run as Ray tasks of a chunk each, a few per CPU in flight at a time."""
     try:
         import ray
     except ImportError:
@@ -241,11 +249,19 @@ def _ray(spec: RunSpec, games: list[int], jobs: int | None, address: str | None)
     try:
         jobs = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(play_chunk)
-        waiting = iter(chunks(games, jobs))
-        running = [task.remote(spec, part) for part in _take(waiting, 2 * jobs)]
+        waiting = ((side, part) for side, numbers in enumerate(games) for part in chunks(numbers, jobs))
+        sides: dict[Any, int] = {}  # each task's run
+
+        def submit(count: int) -> list[Any]:
+            refs = []
+            for side, part in [item for _, item in zip(range(count), waiting)]:
+                refs.append(task.remote(specs[side], part))
+                sides[refs[-1]] = side
+            return refs
+        running = submit(2 * jobs)
         while running:
             done, running = ray.wait(running, num_returns=1)
-            running += [task.remote(spec, part) for part in _take(waiting, len(done))]
+            running += submit(len(done))
             for ref in done:
                 try:
                     records = ray.get(ref)
@@ -253,7 +269,9 @@ def _ray(spec: RunSpec, games: list[int], jobs: int | None, address: str | None)
                     if isinstance(getattr(exc, "cause", None), EngineError):
                         raise EngineError(str(exc.cause)) from None
                     raise
-                yield from records
+                side = sides.pop(ref)
+                for record in records:
+                    yield side, record
     finally:
         if started:
             ray.shutdown()

@@ -260,10 +260,12 @@ def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, l
     return data, smap, problems
 
 
-def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset:
+def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: list[str] = ()) -> Ruleset:
     """Load, check and compile the ruleset at `path` (or the shipped ruleset of that name, when
     no such file exists), with the cards of any extension files (paths or shipped names too)
-    added and the cards they name removed; raise RulesetError listing every problem."""
+    added and the cards they name removed, and the cards named in `remove` too (a variant made
+    in memory, as an extension file's remove_cards would: `engine cards`); raise RulesetError
+    listing every problem."""
     file, raw, problems = _read(path, resources.RULESETS)
     if raw is None:
         raise RulesetError(problems)
@@ -296,6 +298,9 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = ()) -> Ruleset
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
         removals += [(name, ext_map.at(("remove_cards", i))) for i, name in enumerate(ext_data.get("remove_cards", []))]
+    for name in remove:
+        digest.update(f"\0remove {name}".encode())
+        removals.append((name, Location(str(path))))
     names = {e.get("name") for e in cards if isinstance(e, dict)}
     for name, where in removals:
         if name not in names:

@@ -1,0 +1,528 @@
+"""What each card is worth, from many games between bots: `engine cards`.
+
+Three measures, all on the seeds of one run, so that the games they compare differ by the card
+alone (common random numbers, as `compare` uses):
+
+- use and outcome: in the run's ordinary games, how often each card is held, drawn, played
+  (chosen by a seat) and comes up (lies face up where every player sees it); the win share and
+  score of the players who played it against those who did not. Not a cause: good players
+  may play a card because they are winning.
+- restricted play (Jaffe et al., "Evaluating Competitive Game Balance with Restricted Play",
+  AIIDE 2012): the same games with one seat (seat 1 in game 1, seat 2 in game 2...) barred from
+  the card (its options that are the card leave its choices while another option is left),
+  and again with it favouring the card (taking it whenever offered), against unrestricted
+  seats. The card's strength is the restricted seat's win share favouring it minus barred
+  from it, game by game, with a paired 95% interval.
+- cards no seat ever chooses (events, which act on everyone): each seat's score in the games
+  where the card came up, against the same games with the card taken out of the ruleset.
+
+The games are simulate's (run.py, workers.py): a `CardRun` is a run whose games are played by
+the loop below, which watches the table or steers one seat. Only `engine cards` pays for it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from contextlib import closing
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, Any, TextIO
+
+from ..core.errors import EngineError, RulesetError, suggest
+from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
+from ..core.table import Card
+from ..game.game import Decision, Game
+from ..game.view import view
+from ..rules.ruleset import Ruleset, load_ruleset
+from .progress import progress_display
+from .run import MAX_DECISIONS, RunSpec
+from .runfile import MAX_LINE_BYTES, MAX_RUN_BYTES, SAME_RUN, header
+from .simulate import Interrupted, win_share
+from .stats import Z95, summary
+
+AS_IS, BARRED, FAVOURED, WITHOUT = "as is", "barred", "favoured", "without"
+
+
+def entry_of(card: Card) -> str:
+    """The name a card is counted under: its name (copies and cards sharing a name are one
+    entry), or its label for a card without a name."""
+    return card.name or card.label
+
+
+def entries(ruleset: Ruleset) -> dict[str, str]:
+    """Every entry of the ruleset, in card order, with its cards' kind."""
+    return {entry_of(c): c.kind for c in ruleset.cards}
+
+
+def select(ruleset: Ruleset, wanted: list[str] | None) -> list[str]:
+    """The entries named by `wanted` (a card's name or label, or a kind: all its entries), in
+    card order; every entry when none is named. A name that is neither is an error with the
+    nearest one."""
+    known = entries(ruleset)
+    if not wanted:
+        return list(known)
+    chosen: set[str] = set()
+    for name in wanted:
+        if name in known:
+            chosen.add(name)
+        elif name in known.values():
+            chosen.update(e for e, kind in known.items() if kind == name)
+        else:
+            raise EngineError(f"--card {name}: no card or kind of card is named so"
+                              f"{suggest(name, [*known, *set(known.values())])}")
+    return [e for e in known if e in chosen]
+
+
+def restricted_seat(number: int, players: int) -> int:
+    """The seat restricted in game `number`: each seat in turn, so that none is favoured."""
+    return (number - 1) % players + 1
+
+
+def _is_entry(option: Any, entry: str) -> bool:
+    """Is this option the card (or a list of values holding it, such as a card and a place)?"""
+    if type(option) is Card:
+        return entry_of(option) == entry
+    return isinstance(option, (list, tuple)) and any(type(o) is Card and entry_of(o) == entry for o in option)
+
+
+def _entries_in(option: Any) -> list[str]:
+    if type(option) is Card:
+        return [entry_of(option)]
+    if isinstance(option, (list, tuple)):
+        return [entry_of(o) for o in option if type(o) is Card]
+    return []
+
+
+class _Watch:
+    """What happens to the cards of one game, seat by seat, seen at each decision: who holds
+    which (a card in a zone of theirs), who drew which (it came to their zones after the
+    first decision: a deal at setup is held, not drawn), who played which (chose it among
+    two or more options), and which came up (lay face up in sight of every player)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.entries = [entry_of(c) for c in game.table.cards]
+        self.owner: list[int | None] = [None] * len(game.table.cards)
+        self.where: list[Any] = []  # where each card was, and which were face down, at the last look
+        self.face_down: list[bool] = []
+        self.first = True
+        self.held: dict[int, set[str]] = {int(p): set() for p in game.players}
+        self.drawn: dict[int, Counter[str]] = {int(p): Counter() for p in game.players}
+        self.played: dict[int, Counter[str]] = {int(p): Counter() for p in game.players}
+        self.up: set[str] = set()
+
+    def look(self) -> None:
+        """Where every card is, unless no card moved or turned since the last look (most
+        decisions move none)."""
+        table = self.game.table
+        if table.where == self.where and table.face_down == self.face_down:
+            return
+        self.where, self.face_down = list(table.where), list(table.face_down)
+        for card in table.cards:
+            owner = table.owner(table.where[card.index])
+            entry = self.entries[card.index]
+            if owner is not None:
+                self.held[owner].add(entry)
+                if not self.first and owner != self.owner[card.index]:
+                    self.drawn[owner][entry] += 1
+            if table.can_see(card, 0, memory=False):  # seat 0, no player, sees what is public
+                self.up.add(entry)
+            self.owner[card.index] = owner
+        self.first = False
+
+    def chose(self, player: int, option: Any) -> None:
+        for entry in _entries_in(option):
+            self.played[player][entry] += 1
+
+    def noted(self) -> dict[str, Any]:
+        return {"cards": {"held": {f"P{p}": sorted(e) for p, e in self.held.items()},
+                          "drawn": {f"P{p}": dict(c) for p, c in self.drawn.items()},
+                          "played": {f"P{p}": dict(c) for p, c in self.played.items()},
+                          "came_up": sorted(self.up)}}
+
+
+@dataclass(frozen=True)
+class CardRun(RunSpec):
+    """A run of `engine cards`: its games as they are (`side` AS_IS, watched), with one seat
+    barred from or favouring the card `entry`, or with the card taken out of the ruleset."""
+
+    side: str = AS_IS
+    entry: str = ""
+
+    def load(self) -> Ruleset:
+        return load_ruleset(self.ruleset, self.extensions, remove=[self.entry] if self.side == WITHOUT else [])
+
+    def play_out(self, game: Game, agents: list[Any], order: list[int], number: int) -> dict[str, Any]:
+        if self.side == WITHOUT:
+            return super().play_out(game, agents, order, number)
+        seat = restricted_seat(number, self.players) if self.side in (BARRED, FAVOURED) else None
+        watch = _Watch(game) if self.side == AS_IS else None
+        cap = sys.maxsize if self.max_decisions is None else self.max_decisions
+        acted = 0
+        while not game.over and len(game.decisions) < cap:
+            decision = game.pending
+            player = decision.player
+            if player not in order:
+                order.append(player)
+            if watch is not None:
+                watch.look()
+            choice = self._restricted(game, agents, decision) if player == seat else None
+            if choice is not None:
+                acted += 1
+            else:
+                choice = agents[player - 1].choose(view(game, player))
+                if watch is not None:
+                    watch.chose(player, decision.options[choice])
+            game.apply(choice)
+        if watch is not None:
+            watch.look()
+            return watch.noted()
+        return {"restricted": f"P{seat}", "acted": acted}
+
+    def _restricted(self, game: Game, agents: list[Any], decision: Decision) -> int | None:
+        """The restricted seat's choice when the card is among its options (None: it is not,
+        or it is the only option left): favoured, the card; barred, what its agent picks
+        among the other options, the game showing it those alone."""
+        options = decision.options
+        card = [i for i, o in enumerate(options) if _is_entry(o, self.entry)]
+        if not card or (self.side == BARRED and len(card) == len(options)):
+            return None
+        if self.side == FAVOURED:
+            return card[0]
+        keep = [i for i in range(len(options)) if i not in card]
+        game.pending = Decision(decision.player, [options[i] for i in keep], decision.prompt)
+        try:
+            return keep[agents[decision.player - 1].choose(view(game, decision.player))]
+        finally:
+            game.pending = decision
+
+
+# ---------------------------------------------------------------- the run file
+
+class CardsFile:
+    """The run file of `engine cards` (JSON Lines): a header, then a record per game, each
+    naming its side and card, appended as games end, so that the same command again plays
+    only the games not in it. Like simulate's (runfile.py), but its records are keyed by side,
+    card and game: a run may add cards or games, and keeps the games it has."""
+
+    def __init__(self, path: str | Path, records: dict[tuple[str, str, int], dict[str, Any]], stream: IO[str]):
+        self.path, self.records, self._stream = path, records, stream
+
+    @classmethod
+    def open(cls, path: str | Path, spec: RunSpec, games: int) -> CardsFile:
+        target = Path(path)
+        if target.is_dir():
+            raise EngineError(f"--out {path} is a directory; give a file name such as cards.jsonl")
+        fresh = {"run": {**header(spec, games)["run"], "command": "cards"}}
+        records: dict[tuple[str, str, int], dict[str, Any]] = {}
+        try:
+            if not target.exists() or target.stat().st_size == 0:
+                target.write_text(json.dumps(fresh) + "\n", encoding="utf-8")
+            else:
+                run, records, whole = _read(target)
+                for key in SAME_RUN:
+                    if run.get(key) != fresh["run"][key]:
+                        raise EngineError(f"--out {path} holds another run ({key.replace('_', '-')} differs); "
+                                          "give another file name")
+                if whole < target.stat().st_size:
+                    os.truncate(target, whole)  # a line cut short by a kill
+            stream = open(target, "a", encoding="utf-8")
+        except OSError as exc:
+            raise EngineError(f"--out {path}: {exc.strerror or exc}") from None
+        return cls(path, records, stream)
+
+    def append(self, record: dict[str, Any]) -> None:
+        self._stream.write(json.dumps(record) + "\n")
+        self._stream.flush()
+        self.records[_key(record)] = record
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def _key(record: dict[str, Any]) -> tuple[str, str, int]:
+    return record["side"], record["entry"], record["game"]
+
+
+def _read(path: Path) -> tuple[dict[str, Any], dict[tuple[str, str, int], dict[str, Any]], int]:
+    """The header, the records by key, and the length of the whole lines."""
+    with open(path, "rb") as stream:
+        try:
+            lines = limited_lines(stream, MAX_LINE_BYTES, MAX_RUN_BYTES)
+            first = next(lines, b"")
+            try:
+                head = json.loads(first) if first.endswith(b"\n") else None
+            except (ValueError, RecursionError):
+                head = None
+            if not isinstance(head, dict) or not isinstance(head.get("run"), dict) \
+                    or head["run"].get("command") != "cards":
+                raise EngineError(f"--out {path} is not a run file of engine cards; give another file name")
+            records: dict[tuple[str, str, int], dict[str, Any]] = {}
+            whole = len(first)
+            for number, line in enumerate(lines, start=2):
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    record = json.loads(line)
+                    if deeper_than(record, MAX_DEPTH) or not isinstance(record["game"], int):
+                        raise ValueError("not a record")
+                    records.setdefault(_key(record), record)
+                except (ValueError, TypeError, KeyError, RecursionError):
+                    raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
+                whole += len(line)
+        except TooLarge:
+            raise EngineError(f"--out {path} is not a run file of engine cards (too large)") from None
+    return head["run"], records, whole
+
+
+# ---------------------------------------------------------------- the runs
+
+def cards(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[str, Any],
+          seats: list[str] | None = None, wanted: list[str] | None = None,
+          max_decisions: int | None = MAX_DECISIONS, jobs: int | None = 1, backend: str = "local",
+          address: str | None = None, out: str | Path | None = None, progress: TextIO | None = None,
+          isolate: str = "files", time_limit: float = 60.0) -> dict[str, Any]:
+    """What each card of `wanted` (all: None) is worth: `games` games as they are, then for
+    each card `games` games of each of its variants (barred and favoured for a card a seat
+    chose in them; without it for one never chosen), on the same seeds. See the module."""
+    chosen = select(ruleset, wanted)
+    seats = seats or ["random"] * players
+    base = CardRun.of(ruleset, players, seats, options, seed, max_decisions, isolate, time_limit,
+                      standings=False)  # a card's worth needs no game quality
+    store = CardsFile.open(out, base, games) if out is not None else None
+    records: dict[tuple[str, str, int], dict[str, Any]] = dict(store.records) if store else {}
+    started = time.perf_counter()
+    played, planned = 0, games
+    try:
+        played += _play([base], [ruleset], games, records, store, jobs, backend, address, progress)
+        as_is = [records[(AS_IS, "", n)] for n in range(1, games + 1)]
+        use = {e: usage(e, as_is, players) for e in chosen}
+        specs, rulesets, notes = [base], [ruleset], {}
+        for entry in chosen:
+            if use[entry]["played_per_game"] > 0:
+                for side in (BARRED, FAVOURED):
+                    specs.append(replace(base, side=side, entry=entry))
+                    rulesets.append(ruleset)
+            elif entry not in {c.name for c in ruleset.cards}:
+                notes[entry] = "never chosen, and it has no name to take it out by"
+            else:
+                try:
+                    variant = load_ruleset(ruleset.loaded_as, ruleset.extensions, remove=[entry])
+                except RulesetError as exc:
+                    notes[entry] = f"never chosen; the rules do not load without it: {exc.diagnostics[0].message}"
+                    continue
+                specs.append(replace(base, side=WITHOUT, entry=entry, digest=variant.digest))
+                rulesets.append(variant)
+        planned = games * len(specs)
+        played += _play(specs[1:], rulesets[1:], games, records, store, jobs, backend, address, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(len(records), planned, out) from None
+    finally:
+        if store:
+            store.close()
+    elapsed = time.perf_counter() - started
+    result: dict[str, Any] = {
+        "ruleset": ruleset.name, "players": players, "seats": seats, "games": games, "seed": seed,
+        "options": options, "extensions": list(ruleset.extensions), "played": played,
+        "seconds": round(elapsed, 3), "seconds_per_game": round(elapsed / played, 4) if played else None,
+        "cards": [], "findings": []}
+    for entry in chosen:
+        row: dict[str, Any] = {"card": entry, "kind": entries(ruleset)[entry], "use": use[entry]}
+        side = {s.side for s in specs if s.entry == entry}
+        if BARRED in side:
+            row["strength"] = strength([records.get((BARRED, entry, n)) for n in range(1, games + 1)],
+                                       [records.get((FAVOURED, entry, n)) for n in range(1, games + 1)], as_is)
+        elif WITHOUT in side:
+            row["removed"] = removed(entry, as_is, [records.get((WITHOUT, entry, n))
+                                                     for n in range(1, games + 1)], players)
+        if "removed" in row and row["removed"]["failed"]:
+            notes[entry] = (f"without it the rules failed in {row['removed']['failed']} of {games} games: "
+                            f"{row['removed']['error']}")
+        if entry in notes:
+            row["note"] = notes[entry]
+        result["cards"].append(row)
+    result["cards"] = ranked(result["cards"])
+    result["findings"] = findings(result)
+    return result
+
+
+def _play(specs: list[CardRun], rulesets: list[Ruleset], games: int,
+          records: dict[tuple[str, str, int], dict[str, Any]], store: CardsFile | None, jobs: int | None,
+          backend: str, address: str | None, progress: TextIO | None) -> int:
+    """Play the games of `specs` not yet in `records`, in turns, with a progress bar; each
+    record is tagged with its side and card, kept, and appended to the run file."""
+    from .workers import play_runs  # here, not above: multiprocessing costs every command 7 ms to import
+
+    if not specs:
+        return 0
+    todo = [[n for n in range(1, games + 1) if (s.side, s.entry, n) not in records] for s in specs]
+    total, left = games * len(specs), sum(map(len, todo))
+    with progress_display(progress, total, total - left) as step, \
+            closing(play_runs(specs, todo, jobs, backend, address, rulesets)) as stream:
+        for side, record in stream:
+            record = {"side": specs[side].side, "entry": specs[side].entry, **record}
+            if store:
+                store.append(record)
+            records[_key(record)] = record
+            step()
+    return left
+
+
+# ---------------------------------------------------------------- the measures
+
+# The two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom; the normal's beyond.
+# A card that comes up in a few games is judged on a few pairs, where the normal's interval is
+# too narrow: two equal differences would read as detectable.
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+       2.045, 2.042)
+
+
+FEWEST = 5  # pairs below which nothing is called detectable: two equal differences have no spread
+
+
+def t95(n: int) -> float:
+    """The multiplier of the standard error for a 95% interval of the mean of `n` values."""
+    return T95[n - 2] if 2 <= n <= len(T95) + 1 else Z95
+
+
+def _difference(a: list[float], b: list[float]) -> dict[str, Any]:
+    """Two groups' means and the difference of the first from the second, with its 95%
+    interval (independent groups: the two spreads add)."""
+    sa, sb = summary(a), summary(b)
+    if sa.n < 2 or sb.n < 2:
+        return {"with": sa.mean if sa.n else None, "without": sb.mean if sb.n else None, "diff": None,
+                "half_width": None, "detectable": False, "n_with": sa.n, "n_without": sb.n}
+    diff = sa.mean - sb.mean
+    half = t95(min(sa.n, sb.n)) * (sa.sd ** 2 / sa.n + sb.sd ** 2 / sb.n) ** 0.5  # the smaller group's t: cautious
+    return {"with": sa.mean, "without": sb.mean, "diff": diff, "half_width": half,
+            "detectable": min(sa.n, sb.n) >= FEWEST and abs(diff) > half, "n_with": sa.n, "n_without": sb.n}
+
+
+def usage(entry: str, as_is: list[dict[str, Any]], players: int) -> dict[str, Any]:
+    """How often the card was held, drawn, played and came up in the games as they are, and
+    how the players who played it (or, for a card nobody played, held it; for one nobody
+    held, the games it came up in) fared against the others."""
+    good = [r for r in as_is if "error" not in r and "cards" in r]
+    seats = [f"P{i}" for i in range(1, players + 1)]
+    n = len(good)
+
+    def count(what: str) -> float:
+        return sum(r["cards"][what][s].get(entry, 0) for r in good for s in seats)
+    held = [[entry in r["cards"]["held"][s] for s in seats] for r in good]
+    up = [entry in r["cards"]["came_up"] for r in good]
+    played = [[r["cards"]["played"][s].get(entry, 0) > 0 for s in seats] for r in good]
+    basis, marks = "played", played
+    if not any(map(any, played)):
+        basis, marks = ("held", held) if any(map(any, held)) else ("came up", [[u] * players for u in up])
+    pairs = [(r, s, mark) for r, row in zip(good, marks) for s, mark in zip(seats, row)]
+    win = _difference([win_share(r, s) for r, s, m in pairs if m], [win_share(r, s) for r, s, m in pairs if not m])
+    score = _difference([r["scores"][s] for r, s, m in pairs if m], [r["scores"][s] for r, s, m in pairs if not m])
+    return {"games": n, "held": sum(map(any, held)) / n if n else 0.0,
+            "played_per_game": count("played") / n if n else 0.0,
+            "drawn_per_game": count("drawn") / n if n else 0.0,
+            "came_up": sum(up) / n if n else 0.0, "basis": basis, "win_share": win, "score": score}
+
+
+def _paired(values: list[float]) -> dict[str, Any]:
+    """The mean of paired differences with its 95% interval (Student's t)."""
+    s = summary(values)
+    if s.n < 2:
+        return {"diff": s.mean if s.n else None, "half_width": None, "detectable": False}
+    half = t95(s.n) * s.sd / s.n ** 0.5
+    return {"diff": s.mean, "half_width": half, "detectable": s.n >= FEWEST and abs(s.mean) > half}
+
+
+def strength(barred: list[dict[str, Any] | None], favoured: list[dict[str, Any] | None],
+             as_is: list[dict[str, Any]]) -> dict[str, Any]:
+    """Restricted play, game by game on the same seeds: the restricted seat's win share barred
+    from the card and favouring it, less its win share in the game as it is; and the card's
+    strength, favoured less barred."""
+    bar, fav, both = [], [], []
+    acted_bar = acted_fav = games = 0
+    for b, f, a in zip(barred, favoured, as_is):
+        if b is None or f is None or any("error" in r for r in (b, f, a)):
+            continue
+        seat = b["restricted"]
+        base = win_share(a, seat)
+        bar.append(win_share(b, seat) - base)
+        fav.append(win_share(f, seat) - base)
+        both.append(win_share(f, seat) - win_share(b, seat))
+        acted_bar += b["acted"] > 0
+        acted_fav += f["acted"] > 0
+        games += 1
+    return {"games": games, "strength": _paired(both), "barred": _paired(bar), "favoured": _paired(fav),
+            "barred_acted": acted_bar / games if games else 0.0,
+            "favoured_acted": acted_fav / games if games else 0.0}
+
+
+def removed(entry: str, as_is: list[dict[str, Any]], without: list[dict[str, Any] | None],
+            players: int) -> dict[str, Any]:
+    """Each seat's score in the games where the card came up, less its score in the same
+    games (same seeds) without the card in the ruleset; and the mean over the seats."""
+    seats = [f"P{i}" for i in range(1, players + 1)]
+    pairs = [(a, w) for a, w in zip(as_is, without)
+             if w is not None and "error" not in a and "error" not in w and entry in a["cards"]["came_up"]]
+    by_seat = {s: _paired([a["scores"][s] - w["scores"][s] for a, w in pairs]) for s in seats}
+    every = _paired([sum(a["scores"][s] - w["scores"][s] for s in seats) / players for a, w in pairs])
+    failed = [w["error"] for w in without if w is not None and "error" in w]
+    return {"games": len(pairs), "score_by_seat": by_seat, "all_seats": every, "failed": len(failed),
+            **({"error": failed[0]} if failed else {})}
+
+
+def _size(row: dict[str, Any]) -> float:
+    """How much a card does, to rank by: its strength, or the largest change it makes to a seat."""
+    if "strength" in row:
+        return row["strength"]["strength"]["diff"] or 0.0
+    if "removed" in row:
+        return max((abs(v["diff"] or 0.0) for v in row["removed"]["score_by_seat"].values()), default=0.0)
+    return 0.0
+
+
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cards with a strength first, strongest first; then the cards taken out, the largest
+    change first; then the others, in card order."""
+    def order(row: dict[str, Any]) -> tuple:
+        group = 0 if "strength" in row else 1 if "removed" in row else 2
+        return group, -_size(row) if group < 2 else 0
+    return sorted(rows, key=order)
+
+
+def _pct(value: float, half: float) -> str:
+    return f"{value:+.1%} ± {half:.1%}"
+
+
+def _num(value: float, half: float) -> str:
+    return f"{value:+.1f} ± {half:.1f}"
+
+
+def findings(result: dict[str, Any]) -> list[str]:
+    """A plain sentence for every card whose strength, or whose change to a seat's score, is
+    detectable at 95%."""
+    said = []
+    for row in result["cards"]:
+        name = row["card"]
+        if "strength" in row:
+            s = row["strength"]
+            if not s["strength"]["detectable"]:
+                continue
+            word = "strong" if s["strength"]["diff"] > 0 else "weak"
+            said.append(f"{name} is {word}: a seat that favours it wins "
+                        f"{_pct(s['favoured']['diff'], s['favoured']['half_width'])} of its games more, one "
+                        f"barred from it {_pct(s['barred']['diff'], s['barred']['half_width'])} (strength "
+                        f"{_pct(s['strength']['diff'], s['strength']['half_width'])}, "
+                        f"{s['games']} games each way).")
+        elif "removed" in row:
+            r = row["removed"]
+            moved = [f"{seat} {_num(v['diff'], v['half_width'])}" for seat, v in r["score_by_seat"].items()
+                     if v["detectable"]]
+            if r["all_seats"]["detectable"]:
+                moved.append(f"every seat {_num(r['all_seats']['diff'], r['all_seats']['half_width'])} on average")
+            if moved:
+                said.append(f"{name} (came up in {row['use']['came_up']:.0%} of the games): where it came up, "
+                            f"scores change by {', '.join(moved)} against the same games without it "
+                            f"({r['games']} games).")
+    return said
