@@ -103,7 +103,7 @@ def parse_diags(out: str, files: list[str], file_level_ok: bool = False) -> list
     """Every stdout line must be a diagnostic about one of the given files."""
     diags = []
     for raw in out.splitlines():
-        if not raw.strip():
+        if not raw.strip() or raw.startswith("  "):  # blank, or a line of the file shown under an error
             continue
         m = (FILE_DIAG if file_level_ok else DIAG).match(raw)
         assert m, f"not of the form FILE:LINE:COL: error: MESSAGE: {raw!r}"
