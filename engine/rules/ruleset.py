@@ -872,9 +872,10 @@ class _Builder:
 
 
 def _params(entry: dict) -> list[str]:
-    """The parameters of a function, procedure or trigger: the names the schema let through
-    (one it rejected is left as None, and the rest of the rule is still checked)."""
-    return [p for p in entry.get("params", []) if isinstance(p, str)]
+    """The parameters of a function, procedure or trigger. One the schema rejected (and
+    reported) is held by a name no rule can write, so the rule and its calls are still
+    checked, with their number of arguments right."""
+    return [p if isinstance(p, str) else f"#{i}" for i, p in enumerate(entry.get("params", []))]
 
 
 def _nothing() -> Code:
