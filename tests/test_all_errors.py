@@ -137,6 +137,41 @@ flow: |
     assert len(found) == 2, found
 
 
+def test_a_syntax_error_does_not_hide_the_mistakes_after_it_in_the_same_rule(tmp_path):
+    found = errors(tmp_path, GAME + ZONES + """\
+counters:
+  points: {per: player, initial: 0}
+  offer: {initial: 0}
+flow: |
+  for p in players
+      let gain = offer +
+      points[p] += gain * 2
+      ofer += 1
+  let total = 1 +
+  log(totl, total + 1)
+""" + SCORING)
+    at(found, 12, 19, "in flow: unexpected end of line; expected ':'")
+    at(found, 13, 25, "in flow: unexpected end of line")
+    at(found, 15, 7, "cannot assign to 'ofer'", "did you mean 'offer'?")
+    at(found, 16, 18, "in flow: unexpected end of line")
+    at(found, 17, 7, "unknown name 'totl'", "did you mean 'total'?")
+    assert len(found) == 5, found  # `gain`, `p` and `total` are still known, of no known kind
+
+
+def test_an_unclosed_bracket_is_reported_once(tmp_path):
+    """Past an error that spans lines, the rest of the rule is not checked: it would only
+    give complaints that are the bracket's doing."""
+    found = errors(tmp_path, GAME + ZONES + """\
+counters:
+  points: {per: player, initial: 0}
+flow: |
+  let gain = (1 +
+  points[1] += gain
+  log(gain]
+""" + SCORING)
+    assert len(found) == 1 and "in flow:" in found[0][2], found
+
+
 def test_a_misspelt_counter_in_a_compound_assignment_is_reported_once(tmp_path):
     found = errors(tmp_path, GAME + ZONES + """\
 counters:

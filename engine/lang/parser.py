@@ -302,10 +302,15 @@ def _hint(source: str, token: Token, exc: UnexpectedToken) -> str:
     if token.type == "EQUAL" and "." in before and _TARGET.fullmatch(before):
         return (f"{_INSTEAD} to a property (x.name): rules change counters, so keep a counter "
                 "per card or per key (per: card) and write name[x] = ...")
-    if token.type == "_NL" and "COLON" not in expected and any(rest.strip() for rest in lines[token.line:]):
+    following = next((rest for rest in lines[token.line:] if rest.strip()), "")
+    if token.type == "_NL" and "COLON" not in expected and _indent(following) > _indent(line):
         return ("; an expression goes on to the next line only inside ( ) or [ ]: put the whole "
                 "expression in ( ) to write it over several lines")
     return ""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _expected(exc: UnexpectedInput) -> str:

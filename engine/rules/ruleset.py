@@ -21,6 +21,7 @@ from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang.builtins import end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
+from ..lang import recovery
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -361,6 +362,7 @@ class _Builder:
         self.triggers: list[tuple[tuple, dict]] = []  # where each trigger is written, and its entry
         self._bad_templates: set[tuple] = set()  # label templates already reported
         self._compiled_at: set[tuple] = set()  # where each rule compiled so far is written, and how
+        self._syntax: dict[tuple, ParseProblem] = {}  # each program's syntax error, by path
 
     def _left_out(self, prefix: tuple) -> bool:
         """The schema left out something at or under `prefix`."""
@@ -818,6 +820,7 @@ class _Builder:
         nothing = _nothing() if start == "program" else _none
         tree = self._parse(path, "program" if start in ("program", "procedure") else "expression", rule)
         if tree is None:
+            self._check_rest(path, text, params, rule)
             return nothing
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
@@ -833,6 +836,23 @@ class _Builder:
         except RecursionError:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
             return nothing
+
+    def _check_rest(self, path: tuple, text: str | None, params: list[str], rule: str) -> None:
+        """Report the mistakes of the statements after a program's syntax error too (their
+        syntax errors, the names they misspell), checking the rest as recovery.py makes it."""
+        problem = self._syntax.get(path)
+        tree, later = recovery.rest_of(text, problem) if problem is not None and text is not None else (None, [])
+        if tree is None:
+            return
+        self.problems += [Diagnostic(self.smap.text_location(path, text, p.line, p.column), f"in {rule}: {p.message}")
+                          for p in later]
+        compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
+                            rule, self.problems)
+        compiler.text = text
+        try:
+            compiler.program(tree, params + [recovery.UNKNOWN])
+        except RecursionError:
+            pass  # the syntax error is reported: the rest is not worth a second complaint
 
     def _parse(self, path: tuple, start: str, rule: str) -> Tree | None:
         """The tree of a rule's text (parsed once), or None after reporting its syntax error."""
@@ -851,6 +871,8 @@ class _Builder:
                 self._trees[key] = parse(text, start)  # with tabs, for the other errors it may have
             except ParseProblem as exc:
                 if not tabs:  # with tabs, a syntax error is likely their doing: they are reported
+                    if start == "program":
+                        self._syntax[path] = exc
                     self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
                                                     f"in {rule}: {exc.message}"))
                 self._trees[key] = None
