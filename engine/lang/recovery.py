@@ -4,8 +4,9 @@ A program that does not parse is reported at its first syntax error. The stateme
 it may still hold a misspelt name, which the author would otherwise meet only on the next
 run. The line of the error is replaced by a stand-in of the same indentation that declares
 what it declared (`let x = ...` stays a `let x`, of a value of no known kind; a block's
-header stays a header), and the text is parsed again; the tree is only checked, never run. When the stand-in does not make
-the text parse (the error spans lines: an unclosed bracket), nothing more is reported.
+header stays a header), and the text is parsed again; the tree is only checked, never run.
+When the stand-in does not make the text parse (the error spans lines: an unclosed
+bracket), nothing more is reported.
 """
 from __future__ import annotations
 

@@ -19,9 +19,9 @@ from ..core.errors import Diagnostic, Location, RulesetError, suggest
 from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
+from ..lang import recovery
 from ..lang.builtins import end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
-from ..lang import recovery
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
@@ -235,7 +235,8 @@ def _read(given: str | Path, package: str) -> tuple[str, bytes | None, list[Diag
     return file, None, [Diagnostic(Location(file), f"cannot read the file: {why}")]
 
 
-def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, list[Diagnostic], list[tuple]]:
+def _load_checked(raw: bytes, file: str,
+                  schema: str) -> tuple[Any, SourceMap, list[Diagnostic], list[tuple]]:
     """YAML plus schema; what the schema rejects is left out so the rest can still be checked.
     The last item lists the paths of what was left out (or of the mappings that lost keys)."""
     data, smap, problems = load_yaml(raw, file)
@@ -398,7 +399,8 @@ class _Builder:
                       procedures={n: _params(p) for n, p in d.get("procedures", {}).items()},
                       options=set(options), properties=properties)
         self._check_name_clashes(names)
-        rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=sorted(p for p in game.get("players", []) if type(p) is int),
+        players = sorted(p for p in game.get("players", []) if type(p) is int)  # the schema reported others
+        rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=players,
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()},
@@ -704,7 +706,7 @@ class _Builder:
                 self.error(path + (key,), f"property '{key}' must be of type {declared[key]}, got {value!r}")
             props[key] = value
         for key in declared:
-            if key not in entry and key not in misspelt and not unsure:  # a misspelt key was reported already
+            if key not in entry and key not in misspelt and not unsure:  # a misspelt key is reported
                 self.error(path, f"missing the property '{key}' of {owner}")
         return props
 
@@ -844,8 +846,8 @@ class _Builder:
         tree, later = recovery.rest_of(text, problem) if problem is not None and text is not None else (None, [])
         if tree is None:
             return
-        self.problems += [Diagnostic(self.smap.text_location(path, text, p.line, p.column), f"in {rule}: {p.message}")
-                          for p in later]
+        self.problems += [Diagnostic(self.smap.text_location(path, text, p.line, p.column),
+                                     f"in {rule}: {p.message}") for p in later]
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
         compiler.text = text
