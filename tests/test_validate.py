@@ -103,7 +103,7 @@ def parse_diags(out: str, files: list[str], file_level_ok: bool = False) -> list
     """Every stdout line must be a diagnostic about one of the given files, or say one is ok."""
     diags = []
     for raw in out.splitlines():
-        if not raw.strip() or any(raw.startswith(f"{file}: ok (") for file in files):
+        if not raw.strip() or raw.startswith("  ") or any(raw.startswith(f"{file}: ok (") for file in files):
             continue
         m = (FILE_DIAG if file_level_ok else DIAG).match(raw)
         assert m, f"not of the form FILE:LINE:COL: error: MESSAGE: {raw!r}"

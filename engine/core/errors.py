@@ -30,9 +30,10 @@ class Diagnostic:
 
     location: Location
     message: str
+    excerpt: str = ""  # the lines of the file that show the place, for a person to see (YAML syntax)
 
     def __str__(self) -> str:
-        return f"{self.location}: error: {self.message}"
+        return f"{self.location}: error: {self.message}" + (f"\n{self.excerpt}" if self.excerpt else "")
 
 
 class EngineError(Exception):

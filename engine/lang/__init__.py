@@ -2,6 +2,7 @@
 
 - effects.lark: the grammar, the one place the language's syntax is written;
 - parser.py: text to trees, once per rule, with the parse caches;
+- recovery.py: the rest of a rule after its syntax error, checked for its other mistakes;
 - builtins.py: the one registry of built-in functions (what each takes, does and is);
 - compiler.py: trees to Python functions and resumable programs, every name resolved and
   checked at load time;

@@ -855,6 +855,11 @@ class Compiler:
                 family = _item(_game_table("counters"), _const(name))
                 return [ast.Expr(_call("_r_set_item", family, key_of(key), value, _const(name)))]
             return store_counter_item
+        if name in self.names.constants:
+            self._error(name_tok, f"cannot assign to '{name}[...]': '{name}' is a constant, which no rule "
+                                  "changes; make it a counter per player or per key (counters: "
+                                  f"{name}: {{per: ...}}), or build a new list: let l = [...]")
+            return None
         self._error(name_tok, f"cannot assign to '{name}[...]': not a local or a per-player/per-value "
                               f"counter{suggest(name, self.names.counters)}")
         return None
@@ -870,10 +875,12 @@ class Compiler:
     def _s_augassign_stmt(self, node: Tree):
         target, op, value = node.children
         name = str(target.children[0])
-        store = self._store(target, key_computed=target.data == "index_target") or \
-            (lambda value, key: [ast.Expr(value)])
+        store = self._store(target, key_computed=target.data == "index_target")
         apply = str(op)[:-1]
         operand = self._expr(value)
+        if store is None:  # the target is reported: reading it would report the same name again
+            keys = [target.children[1]] if target.data == "index_target" else []
+            return [ast.Expr(operand)] + [ast.Expr(self._expr(k)) for k in keys]
         number = self._kind(value) == "number"
         if target.data == "name_target":
             current = self._expr(Tree("name", [target.children[0]]))

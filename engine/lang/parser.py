@@ -24,6 +24,7 @@ import copyreg
 import hashlib
 import io
 import pickle
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -223,7 +224,9 @@ def parse(text: str, start: str) -> Tree:
             raise ParseProblem(source.count("\n") or 1, 1, "the rule ends too early" + _expected(exc)) from None
         shown = "end of line" if token.type == "_NL" else (
             "indentation" if token.type == "_INDENT" else repr(str(token)))
-        hint = ""
+        hint, expected = _hint(source, token, exc), _expected(exc)
+        if hint.startswith(_INSTEAD):  # the expected tokens would only distract from it
+            expected = ""
         if token.type == "_INDENT":
             hint = "; only a line ending in ':' may be followed by an indented block"
         if token.type in ("_INDENT", "_DEDENT"):  # they borrow the newline's place: point at the next line
@@ -231,7 +234,7 @@ def parse(text: str, start: str) -> Tree:
         else:
             line = token.line if token.line is not None else 1
             col = token.column if token.column is not None else 1
-        raise ParseProblem(line, col, f"unexpected {shown}{_expected(exc)}{hint}") from None
+        raise ParseProblem(line, col, f"unexpected {shown}{expected}{hint}") from None
     except UnexpectedInput as exc:  # pragma: no cover - other Lark input errors
         raise ParseProblem(getattr(exc, "line", 1), getattr(exc, "column", 1), str(exc)) from None
     except DedentError:
@@ -277,6 +280,37 @@ def _bad_dedent(source: str) -> tuple[int, int]:
         depth += sum(stripped.count(c) for c in "([") - sum(stripped.count(c) for c in ")]")
         depth = max(depth, 0)
     return 1, 0
+
+
+_INSTEAD = "; cannot assign"  # how a hint that replaces the list of expected tokens begins
+_TARGET = re.compile(r"\s*(let\s+)?[A-Za-z_]\w*(\s*(\.\s*[A-Za-z_]\w*|\[[^\n]*\]))*\s*$")
+
+
+def _hint(source: str, token: Token, exc: UnexpectedToken) -> str:
+    """What to write instead, for the syntax errors whose cause is known: assigning into a
+    list or a property, and an expression split over lines outside brackets."""
+    expected = set(getattr(exc, "expected", None) or ())
+    lines = source.split("\n")
+    line = lines[token.line - 1] if token.line and token.line <= len(lines) else ""
+    before = line[:(token.column or 1) - 1]
+    if token.type == "LSQB" and "EQUAL" in expected and before.lstrip().startswith("let "):
+        return "; 'let' makes a new local of a name alone: write let x = [...], then x[i] = ..."
+    if token.type == "LSQB" and "AUGOP" in expected:
+        return (f"{_INSTEAD} into a list: '=' takes a local, a counter or one entry of a counter "
+                "(name[key]); keep a counter per player or per key instead of a list, or build the "
+                "new list and assign it whole (name[key] = [...])")
+    if token.type == "EQUAL" and "." in before and _TARGET.fullmatch(before):
+        return (f"{_INSTEAD} to a property (x.name): rules change counters, so keep a counter "
+                "per card or per key (per: card) and write name[x] = ...")
+    following = next((rest for rest in lines[token.line:] if rest.strip()), "")
+    if token.type == "_NL" and "COLON" not in expected and _indent(following) > _indent(line):
+        return ("; an expression goes on to the next line only inside ( ) or [ ]: put the whole "
+                "expression in ( ) to write it over several lines")
+    return ""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _expected(exc: UnexpectedInput) -> str:

@@ -3,6 +3,7 @@
 - ruleset.py: `load_ruleset`, which runs every phase and reports every problem of every file
   at once;
 - yamlload.py: safe YAML that remembers where each value came from;
+- yamlwords.py: YAML syntax errors in words for a person, with the line and a caret;
 - schema.py: the JSON Schemas of schemas/, with located, readable errors;
 - cardtables.py: card entries written as tables;
 - checks.py: the checks a schema cannot express;

@@ -19,6 +19,7 @@ from ..core.errors import Diagnostic, Location, RulesetError, suggest
 from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
+from ..lang import recovery
 from ..lang.builtins import end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
@@ -243,21 +244,23 @@ def _read(given: str | Path, package: str) -> tuple[str, bytes | None, list[Diag
     return file, None, [Diagnostic(Location(file), f"cannot read the file: {why}")]
 
 
-def _load_checked(raw: bytes, file: str, schema: str) -> tuple[Any, SourceMap, list[Diagnostic]]:
-    """YAML plus schema; what the schema rejects is left out so the rest can still be checked."""
+def _load_checked(raw: bytes, file: str,
+                  schema: str) -> tuple[Any, SourceMap, list[Diagnostic], list[tuple]]:
+    """YAML plus schema; what the schema rejects is left out so the rest can still be checked.
+    The last item lists the paths of what was left out (or of the mappings that lost keys)."""
     data, smap, problems = load_yaml(raw, file)
     wrong = wrong_file(file, raw, data, smap, problems, schema)
     if wrong is not None:
-        return None, smap, [wrong]
+        return None, smap, [wrong], []
     if data is None:
-        return None, smap, problems
+        return None, smap, problems, []
     schema_errors = schema_problems(data, smap, raw, schema)
     problems += [d for d, _ in schema_errors]
     if not isinstance(data, dict):
-        return None, smap, problems
+        return None, smap, problems, []
     for _, (path, keys) in schema_errors:
         _prune(data, path, keys)
-    return data, smap, problems
+    return data, smap, problems, [path for _, (path, _) in schema_errors]
 
 
 def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: list[str] = ()) -> Ruleset:
@@ -269,7 +272,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
     file, raw, problems = _read(path, resources.RULESETS)
     if raw is None:
         raise RulesetError(problems)
-    data, smap, problems = _load_checked(raw, file, RULESET)
+    data, smap, problems, rejected = _load_checked(raw, file, RULESET)
     if data is None:
         raise RulesetError(problems)
     digest = hashlib.sha256(raw)
@@ -288,7 +291,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
         if ext_raw is None:
             continue
         digest.update(ext_raw)
-        ext_data, ext_map, ext_problems = _load_checked(ext_raw, ext_file, EXTENSION)
+        ext_data, ext_map, ext_problems, _ = _load_checked(ext_raw, ext_file, EXTENSION)
         problems += ext_problems
         if ext_data is None:
             continue
@@ -306,7 +309,7 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
         if name not in names:
             problems.append(Diagnostic(where, f"no card is named '{name}'{suggest(name, [n for n in names if n])}"))
         cards[:] = [None if isinstance(e, dict) and e.get("name") == name else e for e in cards]
-    builder = _Builder(data, sources)
+    builder = _Builder(data, sources, rejected)
     try:
         ruleset = builder.build()
     except (KeyError, TypeError, AttributeError, IndexError, ValueError):
@@ -356,6 +359,10 @@ def _expand_tables(data: dict, smap: SourceMap, problems: list[Diagnostic], raw:
     return cmap
 
 
+# The sections of named entries: an entry the schema rejects whole is kept, empty, by its name.
+_NAMED = ("card_kinds", "zones", "counters", "functions", "procedures", "options")
+
+
 def _prune(data: Any, path: tuple, keys: list | None) -> None:
     """Remove a value the schema rejected (or only the unknown `keys` of a mapping)."""
     node = data
@@ -367,6 +374,8 @@ def _prune(data: Any, path: tuple, keys: list | None) -> None:
     if keys is not None:
         for k in keys:
             node.pop(k, None) if isinstance(node, dict) else None
+    elif len(path) == 2 and path[0] in _NAMED and isinstance(node, dict) and path[1] in node:
+        node[path[1]] = {}  # its name stays known, so that its uses are not reported as unknown
     elif path and isinstance(node, dict):
         node.pop(path[-1], None)
     elif path and isinstance(node, list) and isinstance(path[-1], int) and path[-1] < len(node):
@@ -376,9 +385,10 @@ def _prune(data: Any, path: tuple, keys: list | None) -> None:
 class _Builder:
     """The engine's checks and the compilation of every rule, collecting problems."""
 
-    def __init__(self, data: dict, smap: SourceMap | MergedSourceMap):
+    def __init__(self, data: dict, smap: SourceMap | MergedSourceMap, rejected: list[tuple] = ()):
         self.data = data
         self.smap = smap
+        self.rejected = rejected  # where the schema left something out (it has reported it)
         self.problems: list[Diagnostic] = []
         self.codes: dict[str, Code] = {}
         self._trees: dict[tuple, Tree | None] = {}
@@ -386,6 +396,11 @@ class _Builder:
         self._bad_templates: set[tuple] = set()  # label templates already reported
         self._compiled_at: set[tuple] = set()  # where each rule compiled so far is written, and how
         self.compiled: list[tuple[tuple, str, list[str], str]] = []  # each rule compiled, for the type check
+        self._syntax: dict[tuple, ParseProblem] = {}  # each program's syntax error, by path
+
+    def _left_out(self, prefix: tuple) -> bool:
+        """The schema left out something at or under `prefix`."""
+        return any(path[:len(prefix)] == prefix for path in self.rejected)
 
     def error(self, path: tuple, message: str, key: bool = False) -> None:
         self.problems.append(Diagnostic(self.smap.at(path, key), message))
@@ -413,11 +428,12 @@ class _Builder:
         properties |= {p for b in d.get("boards", {}).values() for p in b.get("properties", {})}
         names = Names(constants={**constants, **boards}, counters={n: c.per for n, c in counters.items()},
                       zones={n: z.per for n, z in zones.items()},
-                      functions={n: f.get("params", []) for n, f in d.get("functions", {}).items()},
-                      procedures={n: p.get("params", []) for n, p in d.get("procedures", {}).items()},
+                      functions={n: _params(f) for n, f in d.get("functions", {}).items()},
+                      procedures={n: _params(p) for n, p in d.get("procedures", {}).items()},
                       options=set(options), properties=properties)
         self._check_name_clashes(names)
-        rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=sorted(game.get("players", [])),
+        players = sorted(p for p in game.get("players", []) if type(p) is int)  # the schema reported others
+        rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=players,
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()},
@@ -442,10 +458,10 @@ class _Builder:
         names.sources = {**{name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()},
                          **{name: (tree, self._text(("procedures", name, "do"))) for name, tree in trees.items()}}
         for name, f in d.get("functions", {}).items():
-            expr = self.compile(("functions", name, "expr"), "function", f.get("params", []), f"function {name}")
-            rs.functions[name] = Function(name, f.get("params", []), expr)
+            expr = self.compile(("functions", name, "expr"), "function", _params(f), f"function {name}")
+            rs.functions[name] = Function(name, _params(f), expr)
         for name, p in d.get("procedures", {}).items():
-            path, params, rule = ("procedures", name, "do"), p.get("params", []), f"procedure {name}"
+            path, params, rule = ("procedures", name, "do"), _params(p), f"procedure {name}"
             if name in names.direct:  # a plain call; its code, for Python's run_procedure, calls it
                 names.calls[name] = self.compile(path, "procedure", params, rule)
                 code = self.codes[".".join(path)] = Code([Call(names.calls[name], None, None, rule, leaves=True)],
@@ -602,7 +618,8 @@ class _Builder:
                 path = ("boards", name, "places", i)
                 if not isinstance(entry, dict) or "id" not in entry:
                     continue
-                props = self._properties(path, entry, declared, ("id", "q", "r"), f"the places of board '{name}'")
+                props = self._properties(path, entry, declared, ("id", "q", "r"), f"the places of board '{name}'",
+                                         self._left_out(("boards", name, "properties")))
                 if board.layout == "hex" and not ("q" in entry and "r" in entry):
                     self.error(path, "a place of a hex board needs coordinates q and r")
                 place_id = str(entry["id"])
@@ -679,7 +696,8 @@ class _Builder:
             own_text = "text" not in declared  # an old file's property `text` stays a property
             props = self._properties(path, entry, declared,
                                      ("kind", "name", "count", "zone", "triggers", "modifiers")
-                                     + (("text",) if own_text else ()), f"card kind '{kind_name}'")
+                                     + (("text",) if own_text else ()), f"card kind '{kind_name}'",
+                                     self._left_out(("card_kinds", kind_name)))
             zone = entry.get("zone", kind.get("zone"))
             if "zone" in entry and zone not in zones:
                 self.error(path + ("zone",), f"unknown zone '{zone}'{suggest(zone, zones)}")
@@ -707,12 +725,18 @@ class _Builder:
             result.extend(Card(first + n, kind_name, name, props, label, back, i, zone, text) for n in range(count))
         return result
 
-    def _properties(self, path: tuple, entry: dict, declared: dict, reserved: tuple, owner: str) -> dict:
-        """The declared properties of an entry, each of its declared type; reports the rest."""
+    def _properties(self, path: tuple, entry: dict, declared: dict, reserved: tuple, owner: str,
+                    unsure: bool = False) -> dict:
+        """The declared properties of an entry, each of its declared type; reports the rest,
+        unless the declaration is `unsure` (the schema left part of it out: its mistake is
+        reported once, there, not again at every entry)."""
         props: dict[str, Any] = {}
         misspelt: set[str] = set()
         for key, value in entry.items():
             if key in reserved:
+                continue
+            if key not in declared and unsure:
+                props[key] = value
                 continue
             if key not in declared:
                 hint = suggest(key, list(declared) + list(reserved))
@@ -724,7 +748,7 @@ class _Builder:
                 self.error(path + (key,), f"property '{key}' must be of type {declared[key]}, got {value!r}")
             props[key] = value
         for key in declared:
-            if key not in entry and key not in misspelt:  # a misspelt key was reported already
+            if key not in entry and key not in misspelt and not unsure:  # a misspelt key is reported
                 self.error(path, f"missing the property '{key}' of {owner}")
         return props
 
@@ -769,7 +793,7 @@ class _Builder:
         if not isinstance(t, dict) or "on" not in t or "do" not in t:
             return
         self.triggers.append((path, t))
-        params = t.get("params", [])
+        params = _params(t)
         scope = params + (["card", "owner"] if holders is not None else [])
         rule = f"trigger on '{t['on']}'" + (f" of {what}" if what else "")
         while_in = self._while_in(path, t, holders, zones)
@@ -785,6 +809,11 @@ class _Builder:
         fname = m["modify"]
         if fname not in self.names.functions:
             self.error(path + ("modify",), f"unknown function '{fname}'{suggest(fname, self.names.functions)}")
+            # Its other mistakes still count; only names, which depend on the function, are not checked.
+            self._while_in(path, m, holders, zones)
+            for key in ("if", "value"):
+                if key in m:
+                    self._parse(path + (key,), "expression", f"modifier of {fname} on {what}")
             return
         scope = self.names.functions[fname] + ["value", "card", "owner"]
         rule = f"modifier of {fname} on {what}"
@@ -801,10 +830,11 @@ class _Builder:
             return None
         if holders is None:
             self.error(path + ("while_in",), "'while_in' is only for abilities of cards and card kinds")
-        for z in entry["while_in"]:
+        names = [z for z in entry["while_in"] if isinstance(z, str)]  # the schema reported the others
+        for z in names:
             if z not in zones:
                 self.error(path + ("while_in",), f"unknown zone '{z}'{suggest(z, zones)}")
-        return frozenset(entry["while_in"])
+        return frozenset(names)
 
     # ------------------------------------------------------------ compiling rules
 
@@ -835,6 +865,7 @@ class _Builder:
         nothing = _nothing() if start == "program" else _none
         tree = self._parse(path, "program" if start in ("program", "procedure") else "expression", rule)
         if tree is None:
+            self._check_rest(path, text, params, rule)
             return nothing
         compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
                             rule, self.problems)
@@ -851,11 +882,31 @@ class _Builder:
             self.problems.append(Diagnostic(self.smap.at(path), f"in {rule}: the rule is nested too deeply"))
             return nothing
 
+    def _check_rest(self, path: tuple, text: str | None, params: list[str], rule: str) -> None:
+        """Report the mistakes of the statements after a program's syntax error too (their
+        syntax errors, the names they misspell), checking the rest as recovery.py makes it."""
+        problem = self._syntax.get(path)
+        tree, later = recovery.rest_of(text, problem) if problem is not None and text is not None else (None, [])
+        if tree is None:
+            return
+        self.problems += [Diagnostic(self.smap.text_location(path, text, p.line, p.column),
+                                     f"in {rule}: {p.message}") for p in later]
+        compiler = Compiler(self.names, lambda line, col: self.smap.text_location(path, text, line, col),
+                            rule, self.problems)
+        compiler.text = text
+        try:
+            compiler.program(tree, params + [recovery.UNKNOWN])
+        except RecursionError:
+            pass  # the syntax error is reported: the rest is not worth a second complaint
+
     def _parse(self, path: tuple, start: str, rule: str) -> Tree | None:
         """The tree of a rule's text (parsed once), or None after reporting its syntax error."""
         key = (path, start)
         if key not in self._trees:
             text = self._text(path)
+            if text is None:  # the schema rejected it (and said why): the rest is still checked
+                self._trees[key] = None
+                return None
             tabs = indentation_tabs(text)
             for line, column in tabs:
                 self.problems.append(Outdated(self.smap.text_location(path, text, line, column),
@@ -866,18 +917,33 @@ class _Builder:
                 self._trees[key] = parse(text, start)  # with tabs, for the other errors it may have
             except ParseProblem as exc:
                 if not tabs:  # with tabs, a syntax error is likely their doing: they are reported
+                    if start == "program":
+                        self._syntax[path] = exc
                     self.problems.append(Diagnostic(self.smap.text_location(path, text, exc.line, exc.column),
                                                     f"in {rule}: {exc.message}"))
                 self._trees[key] = None
         return self._trees[key]
 
-    def _text(self, path: tuple) -> str:
+    def _text(self, path: tuple) -> str | None:
+        """The text of the rule at `path`; None where there is none (the schema left it out)."""
         node: Any = self.data
         for key in path:
-            node = node[key]
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+        if node is None:
+            return None
         if isinstance(node, bool):
             return "true" if node else "false"
         return node if isinstance(node, str) else repr(node)
+
+
+def _params(entry: dict) -> list[str]:
+    """The parameters of a function, procedure or trigger. One the schema rejected (and
+    reported) is held by a name no rule can write, so the rule and its calls are still
+    checked, with their number of arguments right."""
+    return [p if isinstance(p, str) else f"#{i}" for i, p in enumerate(entry.get("params", []))]
 
 
 def _nothing() -> Code:

@@ -151,8 +151,10 @@ def schema_problems(data: Any, smap: SourceMap, raw: bytes,
     problems = []
     for error in _validator(name).iter_errors(data):
         path = tuple(error.absolute_path)
-        if error.validator == "additionalProperties":
-            rejected: Rejected = (path, [k for k in error.instance if k not in error.schema.get("properties", {})])
+        if _bad_name(error):  # only the badly named entry is left out, not its whole section
+            rejected: Rejected = (path, [error.instance])
+        elif error.validator == "additionalProperties":
+            rejected = (path, [k for k in error.instance if k not in error.schema.get("properties", {})])
         elif error.validator == "required":
             rejected = (path, [])
         else:
@@ -205,7 +207,7 @@ def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = 
         extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
         return [Diagnostic(smap.at(path + (k,), key=True),
                            f"unknown key '{k}'{where}{suggest(str(k), allowed)}; "
-                           f"allowed keys: {', '.join(allowed)}") for k in extra]
+                           f"allowed keys: {', '.join(allowed)}{_cut_at_comma(k)}") for k in extra]
     if error.validator == "required":
         return [Diagnostic(smap.at(path), f"missing required key{where}: {error.message.split()[0]}")]
     if error.validator == "enum":
@@ -219,12 +221,29 @@ def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = 
     if error.validator in ("minItems", "maxItems") and error.schema.get("minItems") == error.schema.get("maxItems"):
         return [Diagnostic(smap.at(path), f"expected a list of {error.validator_value} items{where}, "
                                           f"got {len(error.instance)}")]
+    if _bad_name(error):
+        return [Diagnostic(smap.at(path + (error.instance,), key=True), f"{error.instance!r} is not a valid name"
+                           f"{where}: use letters, digits and '_', not starting with a digit")]
     if error.validator == "pattern" and path and path[-1] is not None:
         return [Diagnostic(smap.at(path), f"{error.instance!r} is not a valid name{where}: "
                            "use letters, digits and '_', not starting with a digit")]
     if error.validator == "propertyNames":
         return [Diagnostic(smap.at(path), f"invalid name{where}: {error.message}")]
     return [Diagnostic(smap.at(path), f"{error.message}{where}")]
+
+
+def _cut_at_comma(key: Any) -> str:
+    """A hint for a key that reads like prose (words, or a sentence's end): in a `{...}`
+    mapping, a comma in an unquoted value ends it, and the rest is read as a key."""
+    if isinstance(key, str) and (" " in key.strip() or key.rstrip().endswith((".", "!", "?"))):
+        return (f"; '{key}' reads like text cut at a comma: inside {{ }}, a comma ends a value, "
+                'so quote a value that holds one (description: "a, b")')
+    return ""
+
+
+def _bad_name(error: jsonschema.ValidationError) -> bool:
+    """The error is about the name of an entry (a key of a mapping), not about its value."""
+    return "propertyNames" in error.schema_path and isinstance(error.instance, str)
 
 
 def _where(path: tuple) -> str:

@@ -22,6 +22,7 @@ import yaml
 
 from ..core.errors import Diagnostic, Location
 from ..core.limits import MAX_BITS, MAX_DIGITS
+from . import yamlwords
 
 Path = tuple  # a path into the data: keys and list indexes
 
@@ -71,10 +72,6 @@ class SourceMap:
                 break
             offset, file_line, file_col = seg
         return Location(self.file, file_line, file_col + index - offset)
-
-
-def source_char(lines: list[str], line: int, column: int) -> str:
-    return lines[line][column] if 0 <= line < len(lines) and 0 <= column < len(lines[line]) else "?"
 
 
 class MergedSourceMap:
@@ -169,20 +166,9 @@ def load_yaml(text: str | bytes, file: str) -> tuple[Any, SourceMap, list[Diagno
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        problem = exc.problem or "invalid YAML"
-        context = f" {exc.context}" if exc.context and "found" not in problem else ""
-        cm = exc.context_mark
-        if cm is not None and exc.context and "flow" in exc.context and (cm.line + 1, cm.column + 1) != (line, col):
-            opener = source_char(lines, cm.line, cm.column)
-            context += f" (the '{opener}' opened at line {cm.line + 1}, column {cm.column + 1} is not closed?)"
-        if "\\t" in problem or "tab" in problem:
-            problem, context = "a tab character is used for indentation; YAML needs spaces", ""
-        elif "flow mapping" in (exc.context or "") or "flow sequence" in (exc.context or ""):
-            context += ("; inside { } or [ ], rule text containing [ ] , or { } must be quoted, "
-                        'e.g. expr: "count(hand[p])"')
-        return None, smap, [Diagnostic(Location(file, line, col), f"{SYNTAX}{problem}{context}")]
+        line, col, words = yamlwords.explain(exc, lines)
+        return None, smap, [Diagnostic(Location(file, line, col), f"{SYNTAX}{words}",
+                                       yamlwords.excerpt(lines, line, col))]
     except yaml.YAMLError as exc:
         return None, smap, [Diagnostic(Location(file, 1, 1), f"{SYNTAX}{exc}")]
     except RecursionError:
@@ -259,7 +245,10 @@ def _build(node: yaml.Node, path: Path, smap: SourceMap, lines: list[str],
             if key in result:
                 if budget.libyaml:
                     raise _Unusual
-                problems.append(Diagnostic(Location(smap.file, *kloc), f"duplicate key '{key}'"))
+                first = smap.key_marks.get(path + (key,), kloc)[0]
+                problems.append(Diagnostic(Location(smap.file, *kloc), f"duplicate key '{key}' (first at line "
+                                           f"{first}); a mapping has each key once: remove or rename one",
+                                           yamlwords.excerpt(lines, *kloc)))
                 continue
             smap.key_marks[path + (key,)] = kloc
             result[key] = _build(value_node, path + (key,), smap, lines, problems, budget, depth + 1)
