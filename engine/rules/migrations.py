@@ -6,7 +6,7 @@ change has to refuse what was read before (it was a trap), the check that refuse
 `Outdated` problem at the line, naming its migration; `--fix` rewrites that line of the file's
 text and nothing else, so comments and layout stay as written (the YAML is never dumped again).
 To add one: a Migration in MIGRATIONS (since when, what it did, how it rewrites a line), and
-the check reports `Outdated(location, message, NAME)`; a file of the old form goes in the
+the check reports `Outdated(location, message, migration=NAME)`; a file of the old form goes in the
 compatibility corpus (tests/fixtures/compat/old_forms/).
 """
 from __future__ import annotations

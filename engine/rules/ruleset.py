@@ -912,7 +912,7 @@ class _Builder:
                 self.problems.append(Outdated(self.smap.text_location(path, text, line, column),
                                               f"in {rule}: a tab in the indentation; indent rule text with "
                                               "spaces (a tab counts as 8 columns, whatever an editor shows)",
-                                              "tabs"))
+                                              migration="tabs"))
             try:
                 self._trees[key] = parse(text, start)  # with tabs, for the other errors it may have
             except ParseProblem as exc:
