@@ -87,9 +87,11 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check rulesets and report every problem",
-                       description="Check rulesets against the schema, the effect language and the "
-                       "engine's name checks. Prints FILE:LINE:COL: error: MESSAGE for each problem; "
-                       "exits 1 if any, 0 if none.")
+                       description="Check rulesets against the schema, the effect language, the "
+                       "engine's name checks and the types of the rules (text where a number belongs, a "
+                       "property no card of a kind has...). Prints FILE:LINE:COL: error: MESSAGE for every "
+                       "problem of every file, not only the first, and FILE: ok (...) for a file without "
+                       "any; exits 1 if any, 0 if none.")
     v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset files, or names of shipped rulesets")
     v.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
                    help="check each ruleset together with this file of your own cards (or a shipped "
