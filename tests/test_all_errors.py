@@ -415,3 +415,25 @@ flow: |
 """ + SCORING)
     at(found, 5, 10, "unknown key 'visibilty'", "did you mean 'visibility'?")
     assert "comma" not in found[0][2], found
+
+
+def test_rule_text_where_a_mapping_belongs_is_quoted_by_its_first_line(tmp_path):
+    """A block of rule text under a section that takes a mapping is shown as its first line,
+    not as a Python string with its newlines (`'money[p]\\n'`); a function named like a call
+    is told where its parameters go."""
+    found = errors(tmp_path, GAME + ZONES + """\
+counters:
+  points: {per: player, initial: 0}
+flow: |
+  pass
+scoring: |
+  points[p]
+functions:
+  twice(x): |
+    let y = x * 2
+    return y
+""")
+    at(found, 12, 10, "expected a mapping in scoring, got 'points[p]'")
+    at(found, 15, 13, "got 'let y = x * 2' ...")
+    at(found, 15, 3, "'twice(x)' is not a valid name", "the parameters go under params:, as twice: {params: [x], ...}")
+    assert not any("\\n" in m for _, _, m in found), found

@@ -14,6 +14,7 @@ import atexit
 import hashlib
 import importlib.util
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,13 +224,23 @@ def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = 
                                           f"got {len(error.instance)}")]
     if _bad_name(error):
         return [Diagnostic(smap.at(path + (error.instance,), key=True), f"{error.instance!r} is not a valid name"
-                           f"{where}: use letters, digits and '_', not starting with a digit")]
+                           f"{where}: use letters, digits and '_', not starting with a digit"
+                           + _parameters_hint(str(error.instance)))]
     if error.validator == "pattern" and path and path[-1] is not None:
         return [Diagnostic(smap.at(path), f"{error.instance!r} is not a valid name{where}: "
                            "use letters, digits and '_', not starting with a digit")]
     if error.validator == "propertyNames":
         return [Diagnostic(smap.at(path), f"invalid name{where}: {error.message}")]
     return [Diagnostic(smap.at(path), f"{error.message}{where}")]
+
+
+def _parameters_hint(name: str) -> str:
+    """A name written as a call, `worth(c)`: the parameters go in a key of their own."""
+    call = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", name)
+    if call is None:
+        return ""
+    params = ", ".join(p.strip() for p in call.group(2).split(",") if p.strip())
+    return f"; the parameters go under params:, as {call.group(1)}: {{params: [{params}], ...}}"
 
 
 def _cut_at_comma(key: Any) -> str:
@@ -267,4 +278,7 @@ def _describe(value: Any) -> str:
         return "a list"
     if value is None:
         return "nothing"
+    if isinstance(value, str):  # rule text, say: its first line, without the newline YAML keeps
+        lines = value.strip().splitlines() or [""]
+        return repr(lines[0][:60]) + (" ..." if len(lines) > 1 or len(lines[0]) > 60 else "")
     return f"{value!r}"
