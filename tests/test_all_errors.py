@@ -372,9 +372,11 @@ def test_assigning_to_a_property_says_what_to_write_instead(tmp_path):
 
 
 def test_a_conditional_expression_split_over_two_lines_says_to_bracket_it(tmp_path):
-    found = flow_errors(tmp_path, "let x = 1 if true\n    else 2")
+    found = flow_errors(tmp_path, "let x = 1 if true\n    else 2\nofer += 1")
     at(found, 11, 20, "unexpected end of line; expected 'else', 'or'",
        "an expression goes on to the next line only inside ( ) or [ ]", "put the whole expression in ( )")
+    # Its second line is the same mistake, not one of its own; the rule after it is still checked.
+    assert [(line, column) for line, column, _ in found] == [(11, 20), (13, 3)], found
 
 
 def test_the_bracketed_conditional_over_two_lines_is_accepted(tmp_path):

@@ -20,6 +20,7 @@ MAX_TRIES = 8  # syntax errors passed over in one rule before giving up on the r
 UNKNOWN = "__recovered__"  # the value of a stand-in `let`: a parameter, of no known kind, when checked
 _LET = re.compile(r"let\s+([A-Za-z_]\w*)\b")
 _FOR = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\b")
+_HEADER = re.compile(r"(if|elif|else|for|while|repeat)\b")  # the statements that open a block
 
 
 def rest_of(text: str, problem: ParseProblem) -> tuple[Tree | None, list[ParseProblem]]:
@@ -32,6 +33,7 @@ def rest_of(text: str, problem: ParseProblem) -> tuple[Tree | None, list[ParsePr
         if not 0 < number <= len(lines) or not lines[number - 1].strip():
             break
         lines[number - 1] = _stand_in(lines, number - 1)
+        _drop_continuation(lines, number - 1)
         try:
             return parse("\n".join(lines), "program"), later
         except ParseProblem as again:
@@ -49,9 +51,28 @@ def _stand_in(lines: list[str], index: int) -> str:
     indent = line[:len(line) - len(line.lstrip())]
     code = line.strip()
     following = next((n for n in lines[index + 1:] if n.strip() and not n.strip().startswith("#")), "")
-    opens = len(following) - len(following.lstrip()) > len(indent)
+    opens = len(following) - len(following.lstrip()) > len(indent) and _opens(code)
     if opens:
         loop = _FOR.match(code)
         return f"{indent}for {loop[1]} in []:" if loop else f"{indent}if true:"
     let = _LET.match(code)
     return f"{indent}let {let[1]} = {UNKNOWN}" if let else f"{indent}pass"
+
+
+def _opens(code: str) -> bool:
+    """The line is a block's header (one missing its ':' too), not an expression that the
+    author went on with on the next lines."""
+    return code.endswith(":") or _HEADER.match(code) is not None
+
+
+def _drop_continuation(lines: list[str], index: int) -> None:
+    """Blank the lines indented under the stand-in at `index` when it opens no block: they go on
+    with its expression (`... if x` / `else y`), one mistake, reported once at its first line."""
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    if lines[index].rstrip().endswith(":"):
+        return
+    for i in range(index + 1, len(lines)):
+        line = lines[i]
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            return
+        lines[i] = ""
