@@ -17,6 +17,7 @@ import pytest
 
 from engine.analysis.cards import AS_IS, BARRED, FAVOURED, WITHOUT, CardsFile, cards, select
 from engine.analysis.cards_report import render_text, write_csv
+from engine.analysis.report import read_jsonl
 from engine.analysis.simulate import simulate
 from engine.core.errors import EngineError
 from engine.rules.ruleset import load_ruleset
@@ -145,6 +146,8 @@ def test_out_keeps_the_games_and_the_same_command_plays_only_the_others(tmp_path
     simulate(STRONG, 2, 2, 1, STRONG.resolve_options({}, 2), out=simulated)
     with pytest.raises(EngineError, match="is not a run file of engine cards"):
         run(STRONG, 2, out=simulated)
+    with pytest.raises(EngineError, match="a run of engine cards, not of simulate"):
+        read_jsonl(out)  # engine report would mix its variants' games
 
 
 def test_the_same_games_on_two_processes():

@@ -90,6 +90,9 @@ def _header(path: str | Path, line: str) -> dict[str, Any]:
     if not isinstance(run, dict) or deeper_than(run, MAX_DEPTH):
         raise EngineError(f"{path}: not a simulation's results (line 1 is no {{\"run\": ...}} header); "
                           f"{HOW}")
+    if run.get("command") == "cards":  # games of several variants: one report would mix them
+        raise EngineError(f"{path}: a run of engine cards, not of simulate; the engine cards command that "
+                          f"wrote it, run again with the same --out, prints its report without playing again")
     players, seats = run.get("players"), run.get("seats")
     if not isinstance(players, int) or players < 1 or not isinstance(seats, list) or len(seats) != players:
         raise EngineError(f"{path}:1: the run header needs 'players' and one of 'seats' per player")
