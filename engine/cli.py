@@ -680,17 +680,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset, players, options, seed = _setup(args)
     if args.games < 1:
         raise EngineError("--games must be at least 1")
-    if args.max_decisions < 1:
-        raise EngineError("--max-decisions must be at least 1")
-    if args.jobs is not None and args.jobs < 1:
-        raise EngineError("--jobs must be at least 1")
-    if args.address and args.backend != "ray":
-        raise EngineError("--address is the address of a Ray cluster: use it with --backend ray")
-    isolation = _isolation(args, ruleset)
-    seats = _seats(args.seats, players, bots=True, isolation=isolation)
-    for name in ("SIGTERM", "SIGHUP"):  # `kill` or a closed terminal stop the run as Ctrl-C does
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupt)
+    seats = _long_run(args, ruleset, players)
     try:
         report = simulate(ruleset, players, args.games, seed, options, progress=stderr_if_tty(), seats=seats,
                           max_decisions=args.max_decisions, jobs=args.jobs, backend=args.backend,
@@ -783,19 +773,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
     ruleset, players, options, seed = _setup(args)
     if args.games < 2:
         raise EngineError("--games must be at least 2: a card's intervals need two games")
-    if args.max_decisions < 1:
-        raise EngineError("--max-decisions must be at least 1")
-    if args.address and args.backend != "ray":
-        raise EngineError("--address is the address of a Ray cluster: use it with --backend ray")
     if args.html:
         require_matplotlib()  # before the games, not after
-    seats = _seats(args.seats, players, bots=True, isolation=_isolation(args, ruleset))
-    for name in ("SIGTERM", "SIGHUP"):  # `kill` or a closed terminal stop the run as Ctrl-C does
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupt)
+    seats = _long_run(args, ruleset, players)
     try:
         result = cards(ruleset, players, args.games, seed, options, seats, args.card, args.max_decisions,
-                       _jobs(args.jobs), args.backend, args.address, args.out, stderr_if_tty(), args.isolate,
+                       args.jobs, args.backend, args.address, args.out, stderr_if_tty(), args.isolate,
                        args.time_limit)
     except Interrupted as stop:
         print(f"engine: {stop}", file=sys.stderr)
@@ -810,6 +793,21 @@ def cmd_cards(args: argparse.Namespace) -> int:
         cards_report.write_html(result, args.html)
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def _long_run(args: argparse.Namespace, ruleset: Ruleset, players: int) -> list[str]:
+    """The checks of a run of many games (simulate, cards) before any is played, and its seats;
+    from here `kill` or a closed terminal stop the run as Ctrl-C does."""
+    if args.max_decisions < 1:
+        raise EngineError("--max-decisions must be at least 1")
+    _jobs(args.jobs)
+    if args.address and args.backend != "ray":
+        raise EngineError("--address is the address of a Ray cluster: use it with --backend ray")
+    seats = _seats(args.seats, players, bots=True, isolation=_isolation(args, ruleset))
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
+    return seats
 
 
 def _jobs(jobs: int | None) -> int | None:
