@@ -21,25 +21,22 @@ the loop below, which watches the table or steers one seat. Only `engine cards` 
 """
 from __future__ import annotations
 
-import json
-import os
 import sys
 import time
 from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 
 from ..core.errors import EngineError, RulesetError, suggest
-from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
 from ..core.table import Card
 from ..game.game import Decision, Game
 from ..game.view import view
 from ..rules.ruleset import Ruleset, load_ruleset
 from .progress import progress_display
 from .run import MAX_DECISIONS, RunSpec
-from .runfile import MAX_LINE_BYTES, MAX_RUN_BYTES, SAME_RUN, header
+from .runfile import RunFile
 from .simulate import Interrupted, win_share
 from .stats import Z95, summary
 
@@ -202,80 +199,16 @@ class CardRun(RunSpec):
 
 # ---------------------------------------------------------------- the run file
 
-class CardsFile:
-    """The run file of `engine cards` (JSON Lines): a header, then a record per game, each
-    naming its side and card, appended as games end, so that the same command again plays
-    only the games not in it. Like simulate's (runfile.py), but its records are keyed by side,
-    card and game: a run may add cards or games, and keeps the games it has."""
+class CardsFile(RunFile):
+    """The run file of `engine cards`: simulate's (runfile.py), its header saying "cards", its
+    records keyed by side, card and game, so that a run may add cards or games and keeps the
+    games it has."""
 
-    def __init__(self, path: str | Path, records: dict[tuple[str, str, int], dict[str, Any]], stream: IO[str]):
-        self.path, self.records, self._stream = path, records, stream
+    COMMAND = "cards"
 
-    @classmethod
-    def open(cls, path: str | Path, spec: RunSpec, games: int) -> CardsFile:
-        target = Path(path)
-        if target.is_dir():
-            raise EngineError(f"--out {path} is a directory; give a file name such as cards.jsonl")
-        fresh = {"run": {**header(spec, games)["run"], "command": "cards"}}
-        records: dict[tuple[str, str, int], dict[str, Any]] = {}
-        try:
-            if not target.exists() or target.stat().st_size == 0:
-                target.write_text(json.dumps(fresh) + "\n", encoding="utf-8")
-            else:
-                run, records, whole = _read(target)
-                for key in SAME_RUN:
-                    if run.get(key) != fresh["run"][key]:
-                        raise EngineError(f"--out {path} holds another run ({key.replace('_', '-')} differs); "
-                                          "give another file name")
-                if whole < target.stat().st_size:
-                    os.truncate(target, whole)  # a line cut short by a kill
-            stream = open(target, "a", encoding="utf-8")
-        except OSError as exc:
-            raise EngineError(f"--out {path}: {exc.strerror or exc}") from None
-        return cls(path, records, stream)
-
-    def append(self, record: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(record) + "\n")
-        self._stream.flush()
-        self.records[_key(record)] = record
-
-    def close(self) -> None:
-        self._stream.close()
-
-
-def _key(record: dict[str, Any]) -> tuple[str, str, int]:
-    return record["side"], record["entry"], record["game"]
-
-
-def _read(path: Path) -> tuple[dict[str, Any], dict[tuple[str, str, int], dict[str, Any]], int]:
-    """The header, the records by key, and the length of the whole lines."""
-    with open(path, "rb") as stream:
-        try:
-            lines = limited_lines(stream, MAX_LINE_BYTES, MAX_RUN_BYTES)
-            first = next(lines, b"")
-            try:
-                head = json.loads(first) if first.endswith(b"\n") else None
-            except (ValueError, RecursionError):
-                head = None
-            if not isinstance(head, dict) or not isinstance(head.get("run"), dict) \
-                    or head["run"].get("command") != "cards":
-                raise EngineError(f"--out {path} is not a run file of engine cards; give another file name")
-            records: dict[tuple[str, str, int], dict[str, Any]] = {}
-            whole = len(first)
-            for number, line in enumerate(lines, start=2):
-                if not line.endswith(b"\n"):
-                    break
-                try:
-                    record = json.loads(line)
-                    if deeper_than(record, MAX_DEPTH) or not isinstance(record["game"], int):
-                        raise ValueError("not a record")
-                    records.setdefault(_key(record), record)
-                except (ValueError, TypeError, KeyError, RecursionError):
-                    raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
-                whole += len(line)
-        except TooLarge:
-            raise EngineError(f"--out {path} is not a run file of engine cards (too large)") from None
-    return head["run"], records, whole
+    @staticmethod
+    def key(record: dict[str, Any]) -> tuple[str, str, int]:
+        return record["side"], record["entry"], record["game"]
 
 
 # ---------------------------------------------------------------- the runs
@@ -366,7 +299,7 @@ def _play(specs: list[CardRun], rulesets: list[Ruleset], games: int,
             record = {"side": specs[side].side, "entry": specs[side].entry, **record}
             if store:
                 store.append(record)
-            records[_key(record)] = record
+            records[CardsFile.key(record)] = record
             step()
     return left
 

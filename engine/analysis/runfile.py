@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Callable
 
 from ..core.errors import EngineError
 from ..core.jsonfiles import MAX_DEPTH, TooLarge, deeper_than, limited_lines
@@ -35,9 +35,12 @@ def header(spec: RunSpec, games: int) -> dict[str, Any]:
                     "max_decisions": spec.max_decisions}}
 
 
-def read_run(path: str | Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]], int]:
-    """The header, the records by game number (the first of any game given twice) and the
-    length of the file's whole lines (a cut last line lies beyond it); read a line at a time."""
+def read_run(path: str | Path, command: str | None = None, key: Callable[[dict[str, Any]], Any] = lambda r: r["game"]
+             ) -> tuple[dict[str, Any], dict[Any, dict[str, Any]], int]:
+    """The header, the records by `key` (by game number: the first of any game given twice) and
+    the length of the file's whole lines (a cut last line lies beyond it); read a line at a
+    time. The header's `command` must be the one given: none for simulate's."""
+    what = f"a run file of engine {command or 'simulate'}"
     with open(path, "rb") as stream:
         lines = limited_lines(stream, MAX_LINE_BYTES, MAX_RUN_BYTES)
         try:
@@ -46,33 +49,43 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]
                 head = json.loads(first) if first.endswith(b"\n") else None
             except (ValueError, RecursionError):
                 head = None
-            if not isinstance(head, dict) or not isinstance(head.get("run"), dict):
-                raise EngineError(f"{path} is not a run file of engine simulate (its first line is not a run header)")
-            records: dict[int, dict[str, Any]] = {}
+            if not isinstance(head, dict) or not isinstance(head.get("run"), dict) \
+                    or head["run"].get("command") != command:
+                raise EngineError(f"{path} is not {what} (its first line is not its run header)")
+            records: dict[Any, dict[str, Any]] = {}
             whole = len(first)
             for number, line in enumerate(lines, start=2):
                 if not line.endswith(b"\n"):
                     break
                 try:
                     record = json.loads(line)
-                    game = record["game"]
-                    if deeper_than(record, MAX_DEPTH):
-                        raise ValueError("nested too deep")
-                    records.setdefault(game, record)
+                    if deeper_than(record, MAX_DEPTH) or not isinstance(record["game"], int):
+                        raise ValueError("not a record")
+                    records.setdefault(key(record), record)
                 except (ValueError, TypeError, KeyError, RecursionError):
                     raise EngineError(f"{path}:{number}: not a game record; the file is damaged") from None
                 whole += len(line)
         except TooLarge:
-            raise EngineError(f"{path} is not a run file of engine simulate (a line longer than {MAX_LINE_BYTES} "
+            raise EngineError(f"{path} is not {what} (a line longer than {MAX_LINE_BYTES} "
                               f"bytes, or more than {MAX_RUN_BYTES} bytes in all)") from None
     return head["run"], records, whole
 
 
 class RunFile:
-    """A run file open for appending, with the games it already holds (`records`)."""
+    """A run file open for appending, with the games it already holds (`records`, by `key`)."""
 
-    def __init__(self, path: str | Path, records: dict[int, dict[str, Any]], stream: IO[str]):
+    COMMAND: str | None = None  # what the header's "command" says: simulate's files say nothing
+
+    def __init__(self, path: str | Path, records: dict[Any, dict[str, Any]], stream: IO[str]):
         self.path, self.records, self._stream = path, records, stream
+
+    @staticmethod
+    def key(record: dict[str, Any]) -> Any:
+        return record["game"]
+
+    @classmethod
+    def read(cls, path: str | Path) -> tuple[dict[str, Any], dict[Any, dict[str, Any]], int]:
+        return read_run(path, cls.COMMAND, cls.key)
 
     @classmethod
     def open(cls, path: str | Path, spec: RunSpec, games: int) -> RunFile:
@@ -82,12 +95,14 @@ class RunFile:
         if target.is_dir():
             raise EngineError(f"--out {path} is a directory; give a file name such as runs.jsonl")
         fresh = header(spec, games)
-        records: dict[int, dict[str, Any]] = {}
+        if cls.COMMAND is not None:
+            fresh["run"]["command"] = cls.COMMAND
+        records: dict[Any, dict[str, Any]] = {}
         try:
             if not target.exists() or target.stat().st_size == 0:
                 target.write_text(json.dumps(fresh) + "\n", encoding="utf-8")
             else:
-                run, records, whole = read_run(target)
+                run, records, whole = cls.read(target)
                 _check_same(path, run, fresh["run"])
                 if games > run.get("games", 0):
                     _rewrite_header(target, fresh, whole)
@@ -102,7 +117,7 @@ class RunFile:
         """Add a game's record, on disk at once: a run killed after this keeps it."""
         self._stream.write(json.dumps(record) + "\n")
         self._stream.flush()
-        self.records[record["game"]] = record
+        self.records[self.key(record)] = record
 
     def close(self) -> None:
         self._stream.close()
