@@ -191,9 +191,13 @@ def _parser() -> argparse.ArgumentParser:
              "play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
     s.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends (JSON "
                    "Lines, a header line first); if FILE holds games of the same run, play only the others")
-    s.add_argument("--no-standings", dest="standings", action="store_false",
-                   help="record no standings round by round (the report's lead changes, uncertainty, "
-                   "decisiveness and drama need them): random games play up to 3x faster")
+    standings = s.add_mutually_exclusive_group()
+    standings.add_argument("--standings", dest="standings", action="store_true", default=None,
+                           help="record each game's standings round by round, which the report's lead "
+                           "changes, uncertainty, decisiveness and drama need (default: unless every seat "
+                           "is random: the heuristic can cost more than a random game, up to 3x its time)")
+    standings.add_argument("--no-standings", dest="standings", action="store_false",
+                           help="record no standings, even with bots")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local: processes of this machine (default); ray: tasks of a Ray cluster "
                    "(pip install 'tabletop-rules-engine[ray]')")

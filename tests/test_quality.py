@@ -47,7 +47,7 @@ def toy(tmp_path, gain: str, heuristic: str = "", rounds: int = ROUNDS):
 
 
 def report_of(rules, games: int = 20) -> dict:
-    run = simulate(rules, 2, games, 1, {})
+    run = simulate(rules, 2, games, 1, {}, standings=True)
     assert run["totals"]["errors"] == 0
     return build_report(run["results"], {"players": 2, "seats": ["random"] * 2, "games": games})
 
@@ -60,7 +60,7 @@ def test_a_game_the_first_player_always_wins(tmp_path):
     # P1 gains a point each round: P1 leads after every round and wins every game.
     rules = toy(tmp_path, "if p == 1:\n              points[p] += 1")
     q = report_of(rules)["quality"]
-    record = simulate(rules, 2, 1, 1, {})["results"][0]
+    record = simulate(rules, 2, 1, 1, {}, standings=True)["results"][0]
     assert record["rounds"] == ROUNDS
     assert record["standings"] == [[k, 0] for k in range(1, ROUNDS + 1)]  # after rounds 1..5, then the score
     assert q["with_standings"] == 20
@@ -96,7 +96,7 @@ def test_a_game_that_is_always_a_tie(tmp_path):
 
 
 def test_a_long_game_keeps_a_standing_every_few_rounds(tmp_path):
-    record = simulate(toy(tmp_path, "if p == 1:\n              points[p] += 1", rounds=300), 2, 1, 1, {})["results"][0]
+    record = simulate(toy(tmp_path, "if p == 1:\n              points[p] += 1", rounds=300), 2, 1, 1, {}, standings=True)["results"][0]
     assert record["rounds"] == 300
     assert len(record["standings"]) <= MAX_POINTS and record["standings_every"] == 4
     # Every 4th round from the 4th on, then the final score: the series still ends at the end.
@@ -110,7 +110,7 @@ def test_a_game_whose_first_player_never_decides_again_has_rounds_of_decisions(t
                     .replace("      for p in players:\n          let x = choose(p, [1, 2], \"Pick\")",
                              "      let x = choose(1, [1, 2], \"Pick\")\n      repeat 100:\n"
                              "          let y = choose(2, [1, 2], \"Pick\")"), encoding="utf-8")
-    record = simulate(load_ruleset(path), 2, 1, 1, {})["results"][0]
+    record = simulate(load_ruleset(path), 2, 1, 1, {}, standings=True)["results"][0]
     assert record["decisions"] == 101 and 2 * LONGEST_ROUND == 40
     assert record["rounds"] == 3 and len(record["standings"]) == 3  # after decisions 40 and 80, the end
 
@@ -119,7 +119,7 @@ def test_a_game_whose_first_player_never_decides_again_has_rounds_of_decisions(t
                                        f"big\nconstants:\n  big: {9 * 10 ** 999}"])  # no float holds it
 def test_a_heuristic_that_fails_mid_game_costs_the_standings_not_the_game(tmp_path, heuristic):
     rules = toy(tmp_path, "if p == 1:\n              points[p] += 1", heuristic)
-    record = simulate(rules, 2, 1, 1, {})["results"][0]
+    record = simulate(rules, 2, 1, 1, {}, standings=True)["results"][0]
     assert "error" not in record and record["winners"] == ["P1"] and "standings" not in record
     q = quality([record], 2)
     assert q["with_standings"] == 0 and q["lead_changes"] is None
@@ -176,10 +176,22 @@ def test_a_run_without_standings_says_what_it_lacks(tmp_path):
     assert "lead changes a game" not in text
 
 
+def test_standings_are_recorded_by_default_unless_every_seat_is_random():
+    # Random seats' games can take the heuristic 3 times as long to read as to play; a bot's
+    # game hardly longer.
+    rules = ruleset("trainsilvania")
+    options = random_play_options(rules, 3)
+    randoms = simulate(rules, 3, 2, 1, options)["results"]
+    one_bot = simulate(rules, 3, 2, 1, options, seats=["random", "greedy", "random"])["results"]
+    forced = simulate(rules, 3, 2, 1, options, standings=True)["results"]
+    assert not any("standings" in r for r in randoms)
+    assert all("standings" in r for r in one_bot) and all("standings" in r for r in forced)
+
+
 def test_report_shows_the_quality_in_text_json_and_html(tmp_path):
     out, page = tmp_path / "run.jsonl", tmp_path / "report.html"
     engine("simulate", str(ROOT / "rulesets" / "trainsilvania.yaml"), "--players", "3", "--games", "12",
-           "--seed", "4", "--out", str(out))
+           "--seed", "4", "--out", str(out), "--standings")
     text = engine("report", str(out)).stdout
     section = text[text.index("Game quality"):].split("\n\n")[0]
     for measure in ("first-player advantage", "draws", "lead changes a game", "uncertainty",

@@ -309,8 +309,8 @@ def _parts(report: dict[str, Any]) -> list[str]:
 
 
 OLD_RUN = ("Lead changes, uncertainty, lead for good and comebacks need each game's standings round "
-           "by round, which the games of this run file were recorded without (by an older engine "
-           "simulate, or with --no-standings): simulate them again to see them.")
+           "by round, which the games of this run file were recorded without (all seats random, "
+           "--no-standings, or an older engine simulate): simulate them with --standings to see them.")
 
 
 def quality_rows(q: dict[str, Any]) -> list[list[str]]:

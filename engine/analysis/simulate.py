@@ -69,7 +69,7 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
              progress: TextIO | None = None, seats: list[str] | None = None,
              max_decisions: int | None = MAX_DECISIONS, jobs: int | None = 1, backend: str = "local",
              address: str | None = None, out: str | Path | None = None, isolate: str = "files",
-             time_limit: float = 60.0, standings: bool = True) -> dict[str, Any]:
+             time_limit: float = 60.0, standings: bool | None = None) -> dict[str, Any]:
     """Play `games` games between the bots of `seats` (agents.make_agent; default: random
     for every seat); return per-game results (records, in game order) and totals.
 
@@ -82,11 +82,14 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int, options: dic
     a JSON Lines file, each record is appended as its game ends, and the games already in the
     file (of the same run) are not played again. `progress`: a stream to show progress on.
     `standings`: record each game's standings round by round (quality.py), for the report's
-    game quality; random games take up to 3 times as long with them, bots' games hardly longer."""
+    game quality; None: unless every seat is random, whose games the heuristic can take up to 3
+    times as long (bots' games hardly longer)."""
     from .workers import play_games  # here, not above: multiprocessing costs every command 7 ms to import
 
-    spec = RunSpec.of(ruleset, players, seats or ["random"] * players, options, seed, max_decisions, isolate,
-                      time_limit, standings)
+    seats = seats or ["random"] * players
+    if standings is None:
+        standings = any(seat.split(":", 1)[0].strip() != "random" for seat in seats)
+    spec = RunSpec.of(ruleset, players, seats, options, seed, max_decisions, isolate, time_limit, standings)
     file = RunFile.open(out, spec, games) if out is not None else None
     records = file.records if file else {}
     todo = [n for n in range(1, games + 1) if n not in records]
