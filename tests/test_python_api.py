@@ -90,7 +90,9 @@ def resolve(dotted: str):
     for cut in range(len(parts), 0, -1):
         try:
             found = importlib.import_module(".".join(parts[:cut]))
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as missing:
+            if missing.name and not missing.name.startswith("engine"):
+                raise  # the module is there, a package it needs (an extra's) is not
             continue
         for name in parts[cut:]:
             found = getattr(found, name)
@@ -113,8 +115,17 @@ def test_every_name_the_docs_give_imports():
     names = documented_names()
     assert {"engine.players.loop.play", "engine.analysis.simulate.simulate", "engine.adapters.pettingzoo.env",
             "engine.examples.agents.flat_monte_carlo.FlatMonteCarlo"} <= names
+    unavailable = {}
     for name in sorted(names):
-        resolve(name)
+        try:
+            resolve(name)
+        except ModuleNotFoundError as missing:
+            if missing.name and missing.name.startswith("engine"):
+                raise
+            unavailable[name] = missing.name
+    if unavailable:  # every other name was checked; CI installs every extra
+        pytest.skip(f"not installed: {', '.join(sorted(set(unavailable.values())))}, which "
+                    f"{', '.join(sorted(unavailable))} need(s)")
 
 
 def test_every_engine_path_the_docs_give_exists():
