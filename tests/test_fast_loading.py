@@ -179,13 +179,35 @@ def test_the_cache_keeps_the_most_recent_trees_within_its_size(tmp_path, monkeyp
     files = (tmp_path / "p.lark", tmp_path / "p.trees", tmp_path / "p.sig")
     monkeypatch.setattr(parser, "_cache_files", lambda: files)
     monkeypatch.setattr(usercache, "_key", lambda: b"k" * 32)
+    usercache.write_atomically(files[1], pickle.dumps({"old": b"o" * 60, "older": b"x" * 60}))
     cache = parser._TreeCache()
-    cache.stored = {"old": b"o" * 60, "older": b"x" * 60}
     cache.used = {"new": b"n" * 60}
     monkeypatch.setattr(parser._TreeCache, "MAX_BYTES", 130)
     cache.save()
     assert pickle.loads(usercache.read_signed(files[1])) == {"older": b"x" * 60, "new": b"n" * 60}
-    assert [p.name for p in tmp_path.iterdir()] == ["p.trees"]  # no temporary file is left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lock", "p.trees"]  # no temporary file is left
+
+
+def test_processes_that_save_together_keep_each_others_work(tmp_path, monkeypatch):
+    # Two runs that started with the same cache (jobs, a benchmark's runs) and parsed different
+    # rules: the one that saves last keeps the other's trees too, and the digests of data that
+    # passed the schema likewise. Each used to write what it read at its start plus its own.
+    files = (tmp_path / "p.lark", tmp_path / "p.trees", tmp_path / "p.sig")
+    monkeypatch.setattr(parser, "_cache_files", lambda: files)
+    monkeypatch.setattr(usercache, "_key", lambda: b"k" * 32)
+    monkeypatch.setattr(usercache, "directory", lambda: tmp_path)
+    first, second = parser._TreeCache(), parser._TreeCache()
+    assert first.get("a") is None and second.get("b") is None  # both read the empty cache
+    first.used, second.used = {"a": b"1"}, {"b": b"2"}
+    first.save()
+    second.save()
+    assert pickle.loads(usercache.read_signed(files[1])) == {"a": b"1", "b": b"2"}
+    one, two = schema._Passed(), schema._Passed()
+    one.add("x" * 64)
+    two.add("y" * 64)
+    one.save()
+    two.save()
+    assert list(schema._Passed()._read()) == ["x" * 64, "y" * 64]
 
 
 # -------------------------------------------------------- `engine validate` with and without caches
@@ -219,7 +241,7 @@ def test_validate_says_the_same_with_a_cold_warm_damaged_or_missing_cache(tmp_pa
     home = tmp_path / "cache"
     assert validate(home, *paths) == reference  # cold: builds and writes the caches
     files = sorted(p.name for p in (home / "engine").iterdir())
-    assert [Path(f).suffix or f for f in files] == [".lark", ".sig", ".trees", "key", "schema-passed"]
+    assert [Path(f).suffix or f for f in files] == [".lark", ".sig", ".trees", "key", "lock", "schema-passed"]
     assert validate(home, *paths) == reference  # warm: reads them
     for path in (home / "engine").iterdir():  # damaged
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])

@@ -18,10 +18,13 @@ import secrets
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 KEY_FILE = "key"
+LOCK_FILE = "lock"  # held while a cache file is merged and written (`locked`): one for all
 _SIGNATURE = hashlib.sha256().digest_size
 
 
@@ -159,3 +162,26 @@ def write_atomically(path: Path, data: bytes, signed: bool = True) -> bool:
             except OSError:
                 pass
         return False
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the lock of a cache file while it is read again, merged with this process's work
+    and written. Processes that end together (`--jobs`, a benchmark's runs) would otherwise each
+    write what they read at their start plus their own, and the last would drop the others'
+    (a lost tree is parsed again: slower, and a benchmark's counts jump). Without a lock to take
+    (no fcntl, or the lock file cannot be made) the last writer wins, as before."""
+    try:
+        import fcntl
+        handle = os.open(path.parent / LOCK_FILE, os.O_CREAT | os.O_WRONLY, 0o600)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(handle)  # lets the lock go

@@ -123,7 +123,8 @@ class _TreeCache:
     """Parse trees by the SHA-256 of their start rule and text, pickled. The file is read on
     first use; at exit, if new trees were made, it is written anew (to a temporary file that
     then replaces it), keeping the trees this run used and then the most recently used others,
-    up to MAX_BYTES. Each `get` unpickles a new tree, so no two callers share one."""
+    up to MAX_BYTES, with the trees other processes saved meanwhile (under the file's lock).
+    Each `get` unpickles a new tree, so no two callers share one."""
 
     MAX_BYTES = 8_000_000
 
@@ -174,14 +175,16 @@ class _TreeCache:
         files = _cache_files()
         if files is None:
             return
-        kept = {k: v for k, v in self._stored().items() if k not in self.used}
-        kept.update(self.used)  # last, so kept first
-        size = sum(map(len, kept.values()))
-        for key in list(kept):
-            if size <= self.MAX_BYTES:
-                break
-            size -= len(kept.pop(key))
-        usercache.write_atomically(files[1], pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        with usercache.locked(files[1]):
+            self.stored = None  # read again: the trees other processes saved since this one read it
+            kept = {k: v for k, v in self._stored().items() if k not in self.used}
+            kept.update(self.used)  # last, so kept first
+            size = sum(map(len, kept.values()))
+            for key in list(kept):
+                if size <= self.MAX_BYTES:
+                    break
+                size -= len(kept.pop(key))
+            usercache.write_atomically(files[1], pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _dumps(tree: Tree) -> bytes:

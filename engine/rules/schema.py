@@ -67,7 +67,8 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
 
 class _Passed:
     """Digests of the data that passed the schema, kept in the cache directory: read on first
-    use, written at exit when this run added some (the newest MAX of them)."""
+    use, written at exit when this run added some (the newest MAX of them), with those other
+    processes saved meanwhile (under the file's lock)."""
 
     MAX = 2000
 
@@ -104,8 +105,15 @@ class _Passed:
 
     def save(self) -> None:
         path = self._file()
-        if path is not None:
-            usercache.write_atomically(path, "\n".join(list(self._read())[-self.MAX:]).encode("ascii"))
+        if path is None:
+            return
+        with usercache.locked(path):
+            mine, self.keys = self._read(), None
+            keys = self._read()  # read again: the digests other processes saved meanwhile
+            for key in mine:  # this run's last, so kept first
+                keys.pop(key, None)
+                keys[key] = None
+            usercache.write_atomically(path, "\n".join(list(keys)[-self.MAX:]).encode("ascii"))
 
 
 _PASSED = _Passed()
