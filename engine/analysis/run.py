@@ -9,7 +9,7 @@ runfile.py).
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import EngineError
@@ -138,5 +138,5 @@ def replay_game(ruleset: Ruleset, spec: RunSpec, number: int) -> Game:
     file keeps no decisions. Built-in seats only (see runfile.replay_record); EngineError if the
     rules fail."""
     seed = game_seed(spec.seed, number - 1)
-    played, _, _ = _played(ruleset, spec, number, None)
+    played, _, _ = _played(ruleset, replace(spec, standings=False), number, None)  # watched, not reported on
     return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, rewind=False)
