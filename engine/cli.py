@@ -30,7 +30,7 @@ from .game.game import Game
 from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, resume, state_difference,
                          write_save)
 from .game.seeds import bots_seed, secret_seed, seed_argument
-from .game.trial import terminal_problems
+from .game.trial import alike_notes, terminal_problems
 from .game.view import render, view
 from .players.agents import (SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat,
                              replay_seat)
@@ -398,7 +398,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(d)
             print(f"{path}: {len(exc.diagnostics)} error(s)", file=sys.stderr)
         else:
-            for note in ruleset.notes if args.strict else ():
+            for note in [*alike_notes(ruleset), *(ruleset.notes if args.strict else ())]:
                 print(note)
             print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
                   f"{'/'.join(map(str, ruleset.players))} players)")

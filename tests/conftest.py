@@ -90,8 +90,9 @@ def pick(game: Game, text: str) -> None:
 # ---------------------------------------------------------------- the information tests
 
 def unseen_pair(game: Game, player: int) -> tuple[Card, Card] | None:
-    """Two cards `player` can neither see nor remember, with the same kind and back, at
-    different places, each with nothing of its own attached (no cards in its own zones)."""
+    """Two cards `player` can neither see nor remember, with the same back (of one kind or
+    of two: the player sees backs only), at different places, each with nothing of its own
+    attached (no cards in its own zones)."""
     pairs = unseen_pairs(game, player)
     return pairs[0] if pairs else None
 
@@ -100,10 +101,10 @@ def unseen_pairs(game: Game, player: int) -> list[tuple[Card, Card]]:
     """Every pair of cards as `unseen_pair` finds them."""
     table = game.table
     own = [table.zones[n] for n, spec in game.rules.zones.items() if spec.per == "card"]
-    by_look: dict[tuple, list[Card]] = {}
+    by_look: dict[str, list[Card]] = {}
     for c in table.cards:
         if not table.can_see(c, player) and not any(table.cards_in(f[c]) for f in own):
-            by_look.setdefault((c.kind, repr(sorted(c.back.items()))), []).append(c)
+            by_look.setdefault(c.look, []).append(c)
     return [(a, b) for group in by_look.values() for a in group for b in group
             if a is not b and (table.zone_of(a) is not table.zone_of(b) or a.index < b.index)]
 

@@ -308,7 +308,7 @@ def test_after_an_undo_worlds_are_dealt_for_the_position_the_game_is_at_now():
         hidden = []
         for option in range(n):
             game.apply(option)
-            hidden.append(len(game.hidden(me)))
+            hidden.append(sum(map(len, game.hidden(me))))  # cards it has not seen
             view(game, me).world(1, log=False)  # kept for this position...
             game.restore(before)
         differ = [i for i in range(1, n) if hidden[i] != hidden[0]]

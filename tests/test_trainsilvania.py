@@ -258,7 +258,7 @@ def test_enter_offers_own_seats_at_the_station_and_one_from_in_front():
     assert options(g) == ["red Dracula", "red Sand-Ra"]
     # P1 sees their station seat by name and the seat in front face down; the prompt says where.
     d = view(g, 1).decision
-    assert d["options"] == ["red Dracula", "a face-down red card"]
+    assert d["options"] == ["red Dracula", "a face-down red seat"]
     assert "Moonshine Hut" in d["prompt"] and "in front of you" in d["prompt"]
     pick(g, "red Dracula")
     assert train(g) == ["red Dracula"]
@@ -327,7 +327,7 @@ def test_exit_asks_which_of_your_seats_by_its_place_on_the_train():
     assert options(g) == ["front", "back"]
     p1_prompt = view(g, 1).decision["prompt"]
     assert "Mummy Valley" in p1_prompt
-    assert "a face-down red card, a face-down yellow card, a face-down red card" in p1_prompt
+    assert "a face-down red seat, a face-down yellow seat, a face-down red seat" in p1_prompt
     pick(g, "front")
     assert train(g) == ["yellow Wolfgang", "red Sand-Ra"]
     assert station(g, VALLEY) == ["red Dracula"]
@@ -650,8 +650,8 @@ def test_a_seat_boarding_again_is_not_shown_to_its_owner_by_default():
     # Not in P1's log either: neither where it got off nor that it boarded.
     screen = view(g, 1, person=True)
     assert "red Dracula" not in json.dumps(screen.as_dict(), ensure_ascii=False)
-    assert screen.log()[-2:] == ["a face-down red card boards the Night Express at Bat Mansion", "P1 draws a ticket"]
-    assert "a face-down red card gets off the Night Express at Bat Mansion" in screen.log()
+    assert screen.log()[-2:] == ["a face-down red seat boards the Night Express at Bat Mansion", "P1 draws a ticket"]
+    assert "a face-down red seat gets off the Night Express at Bat Mansion" in screen.log()
 
 
 def test_a_bot_remembers_the_seat_it_saw_whatever_the_option():
@@ -697,7 +697,7 @@ def test_the_person_at_the_terminal_is_not_reminded():
     agents_screen = render(view(g, 1), log_lines=12)  # what the screen would show without the mark
     assert "Night Express (front to back) red Dracula" in agents_screen
     assert "  red Dracula boards the Night Express" in agents_screen
-    assert "  a face-down red card boards the Night Express" in screen
+    assert "  a face-down red seat boards the Night Express" in screen
 
 
 def dracula_to_exit_at_home(remind: bool) -> Game:
@@ -765,7 +765,7 @@ def test_the_marks_are_copied_and_saved_and_older_saves_load_without_them(tmp_pa
     assert state_difference(g, unmarked) == f"state.table.concealed.{seat.id}"
 
 
-@pytest.mark.parametrize("boarded, told", [(False, "red Dracula"), (True, "a face-down red card")])
+@pytest.mark.parametrize("boarded, told", [(False, "red Dracula"), (True, "a face-down red seat")])
 def test_undo_refused_for_a_seat_seen_since_does_not_name_it_once_concealed(boarded, told):
     g = new_game(at=BAT, train=["red Dracula"], hands=REMEMBER_HANDS)
     history = UndoHistory({1})
@@ -846,7 +846,7 @@ def test_views_never_name_a_monster_the_player_has_not_seen(n, remind):
                 for z in data["zones"]:
                     for shown in z["cards"]:
                         if shown.get("hidden"):
-                            assert set(shown) <= {"hidden", "colour"}
+                            assert set(shown) <= {"hidden", "colour", "kind"}
             logged = len(game.log)
             if game.over:
                 assert game.end_reason == "monsters home"

@@ -49,8 +49,10 @@ class Card:
 
     `index` is its place in the ruleset's card list (id - 1); `entry` the index of the `cards:`
     entry it comes from (abilities name entries); `start` the zone it starts every game in;
-    `look` what tells it from another card while it is face down: its kind and its back; `face`
-    what tells it from another face up: what is printed on it, the same for copies (`count:`);
+    `look` what tells it from another card while it is face down: its back alone (what a
+    player's view shows of it), so cards of several kinds whose backs are alike look alike
+    (a kind's `back: [kind]` prints the kind there); `face` what tells it from another face
+    up: what is printed on it, the same for copies (`count:`);
     `text` the words printed on it, for people (filled in at load; rules never read it)."""
 
     __slots__ = ("id", "index", "kind", "name", "props", "_props", "label", "back", "entry", "start", "_texts",
@@ -70,7 +72,7 @@ class Card:
         self.start = start
         self.text = text
         self._texts: dict[str, Any] = {}  # its label and name as text.Text, made once (Text.of_card)
-        self.look = (kind, repr(sorted(back.items())))
+        self.look = repr(sorted(back.items()))
         self.face = (self.look, label, repr(sorted(props.items())))
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -16,9 +16,20 @@ from .board import Board, Place
 from .table import OTHERS, OWNER, Card, Table, Zone
 
 
+def back_words(card: Card) -> str:
+    """What is printed on a card's back, as words: its back's values, the kind's name last
+    (which `back: [kind]` prints there, with _ as spaces: "red seat")."""
+    back = card.back
+    words = [str(v) for k, v in back.items() if k != "kind"]
+    return " ".join(words + ([str(back["kind"]).replace("_", " ")] if "kind" in back else []))
+
+
 def face_down(card: Card) -> str:
-    """How a card reads to someone who may not see its face: its back."""
-    back = " ".join(str(v) for v in card.back.values())
+    """How a card reads to someone who may not see its face: its back ("a face-down red card";
+    one whose back shows its kind is named by it: "a face-down red seat")."""
+    back = back_words(card)
+    if "kind" in card.back:
+        return f"a face-down {back}"
     return f"a face-down {back} card".replace("  ", " ") if back else "a face-down card"
 
 
@@ -39,7 +50,7 @@ def held_back(table: Table, card: Card, viewer: int | None) -> str:
     if not held_by(zone, viewer):
         return face_down(card)
     place = table.contents[zone.index].index(card) + 1
-    back = " ".join(str(v) for v in card.back.values())
+    back = back_words(card)
     said = f"your card {place}" if table.layout.held_families == 1 and type(zone.key) is not tuple \
         else f"card {place} of {zone.label}"
     return f"{said} ({back})" if back else said

@@ -368,8 +368,9 @@ class Game:
         return other
 
     def hidden(self, player: int) -> list[list[Card]]:
-        """The cards `player` can neither see nor remember, by kind and back, each group in the
-        order of their places: what `determinize` deals again."""
+        """The cards `player` can neither see nor remember, by their look (their backs: what the
+        player's view shows of them, whatever their kinds), each group in the order of their
+        places: what `determinize` deals again."""
         if not isinstance(player, int) or not 1 <= player <= len(self.players):
             raise IllegalMove(f"hidden() and determinize() need a player from 1 to {len(self.players)}, not {player!r}")
         table = self.table
@@ -382,7 +383,7 @@ class Game:
     def determinize(self, player: int, seed: int, log: bool = True, hidden: list[list[Card]] | None = None) -> Game:
         """A world `player` cannot tell from this one: every card they can neither see nor
         remember is dealt again at random among the places of such cards (a card only where a
-        card of its kind with the same back was), everywhere in the state but the log; what is
+        card with the same back was, whatever its kind: the player sees only backs), everywhere in the state but the log; what is
         at each place (face down, who else remembers it) stays. Its random generator is new,
         from `seed`, so nothing about future draws carries over. view(world, player) equals
         view(game, player).

@@ -4,12 +4,14 @@ Some rules run only when a game is shown to someone (board `display` and `draw` 
 zones and counters, a decision's prompt and options, the log). `engine validate` sets up a
 game of each allowed number of players and shows it to the referee and to every seat, so
 that a mistake in them is reported with the others, not in the middle of someone's game.
+The same set-up games show which cards of several kinds look alike face down (`alike_notes`).
 """
 from __future__ import annotations
 
 from ..core.errors import Diagnostic, EffectError, EngineError, Location
 from ..core.limits import LimitError
 from ..rules.ruleset import Ruleset
+from ..rules.shadowing import Note
 from .game import Game
 from .view import render, view
 
@@ -54,3 +56,28 @@ def terminal_problems(ruleset: Ruleset, seed: int = 1) -> list[Diagnostic]:
             problems.setdefault(key, Diagnostic(where, message))
             break
     return list(problems.values())
+
+
+def alike_notes(ruleset: Ruleset, seed: int = 1) -> list[Note]:
+    """A note for each set of card kinds whose cards lie hidden from some seat, looking alike
+    (the same back), in a newly set up game of an allowed number of players, when none of
+    those kinds says what its back shows (`back:`, even `back: []`). Bots deal such cards
+    among each other in the worlds they imagine, as a player who sees only backs would: an
+    author whose cards have different backs learns it here, before the bots play."""
+    found: dict[tuple[str, ...], set[str]] = {}
+    for players in ruleset.players:
+        try:
+            game = Game(ruleset, players, ruleset.resolve_options({}, players), seed=seed)
+        except (EngineError, ValueError):
+            continue  # terminal_problems and the game itself say why
+        for player in game.players:
+            for group in game.hidden(player):
+                kinds = tuple(sorted({c.kind for c in group}, key=list(ruleset.card_kinds).index))
+                if len(kinds) > 1 and not ruleset.backs_declared.intersection(kinds):
+                    found.setdefault(kinds, set()).update(game.table.zone_of(c).spec.label for c in group)
+    return [Note(ruleset.kind_at.get(kinds[0], Location(ruleset.path)), (
+        f"cards of the kinds {', '.join(kinds)} look alike face down (none of them declares `back`) and lie "
+        f"hidden in {', '.join(sorted(zones))}: bots deal them among each other in the games they imagine, "
+        f"as a player who sees only their backs would. If their backs differ, say what is printed there "
+        f"(`back: [kind]` prints the kind); if they look alike, `back: []` on one of them says so"))
+        for kinds, zones in found.items()]

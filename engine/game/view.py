@@ -513,13 +513,13 @@ def _table_seen(table: Table, player: int) -> tuple:
     """The cards of every zone as `player` sees them, as `PlayerView.zones` shows them (an
     unordered zone sorted, the zones of cards they do not see by what they hold), in short:
     a card they see by its face (not its number: which of identical copies is where is no
-    observation), another by its back (`look[1]`: not its kind, which `card_view` does not show)."""
+    observation), another by its back (`look`: what `card_view` shows of it)."""
     can_see, shown, unseen = table.can_see, [], {}
     for zone in table.all_zones():
         held = table.contents[zone.index]
         if not held:
             continue
-        cards = tuple([(0, c.face) if can_see(c, player) else (1, c.look[1]) for c in held])
+        cards = tuple([(0, c.face) if can_see(c, player) else (1, c.look) for c in held])
         if not zone.spec.ordered:
             cards = tuple(sorted(cards))
         if zone.holder is not None and not can_see(zone.holder, player):

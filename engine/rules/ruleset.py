@@ -143,6 +143,8 @@ class Ruleset:
     description: str = ""  # what the game is about, for `engine info`
     source: str = ""  # where its rules and figures come from
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
+    kind_at: dict[str, Location] = field(default_factory=dict, repr=False)  # where each kind is declared
+    backs_declared: frozenset[str] = frozenset()  # the kinds that say what their back shows (`back:`, even [])
     kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
     names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
     notes: list[Diagnostic] = field(default_factory=list, repr=False)  # told by `validate --strict` alone
@@ -437,7 +439,9 @@ class _Builder:
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()},
-                     kind_texts={name: k["text"] for name, k in kinds.items() if isinstance(k.get("text"), str)})
+                     kind_texts={name: k["text"] for name, k in kinds.items() if isinstance(k.get("text"), str)},
+                     kind_at={name: self.smap.at(("card_kinds", name), key=True) for name in kinds},
+                     backs_declared=frozenset(name for name, k in kinds.items() if "back" in k))
         self.names = rs.names = names
         for name, b in d.get("boards", {}).items():
             if "display" in b:
@@ -680,8 +684,11 @@ class _Builder:
                 self.error(("card_kinds", kind_name, "zone"),
                            f"cards cannot start in '{z}': it is one zone per {_per_text(zones[z].per)}")
             for p in kind.get("back", []):
-                if p not in kind.get("properties", {}):
-                    self.error(("card_kinds", kind_name, "back"), f"'{p}' is not a property of {kind_name}")
+                if p not in kind.get("properties", {}) and p != "kind":
+                    props = list(kind.get("properties", {})) + ["kind"]
+                    self.error(("card_kinds", kind_name, "back"),
+                               f"'{p}' is not a property of {kind_name}{suggest(p, props)}; the back may show "
+                               f"its properties and `kind` (the kind's name)")
         total = 0
         for i, entry in enumerate(cards):
             path = ("cards", i)
@@ -714,7 +721,8 @@ class _Builder:
                                        kind_name, label, props)
             else:
                 text = str(props.get("text", ""))
-            back = {p: props[p] for p in kind.get("back", []) if p in props}
+            back = {p: kind_name if p == "kind" else props[p] for p in kind.get("back", [])
+                    if p in props or p == "kind"}
             count = entry.get("count", 1)
             total += count
             if total > MAX_CARDS:
