@@ -134,7 +134,7 @@ def test_a_seat_face_down_tells_nothing_of_its_monster():
     rs = load_ruleset("trainsilvania")
     game = Game(rs, 2, rs.resolve_options({}, 2), seed=2)
     hidden = [c for z in view(game, 1).zones() for c in z["cards"] if c.get("hidden")]
-    assert hidden and all(set(c) == {"hidden", "colour"} for c in hidden)  # no text, no monster
+    assert hidden and all(set(c) == {"hidden", "colour", "kind"} for c in hidden)  # no text, no monster
 
 
 def test_i_shows_the_text_first_then_the_figures_within_80_columns():
