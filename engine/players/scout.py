@@ -228,7 +228,10 @@ class ScoutAgent:
         one of a few worlds (copied, as a copy costs less than a new deal), judged by rank."""
         me, rng = pv.player, self.rng
         dealer = Worlds(pv, rng)
-        worlds = [dealer.deal() for _ in range(min(self.worlds, self.playouts))]
+        worlds = [w for w in (dealer.think(lambda world: world) for _ in range(min(self.worlds, self.playouts)))
+                  if w is not None]
+        if not worlds:
+            return rng.randrange(n)  # no world could be dealt
         alive, total, count = list(range(n)), [0.0] * n, [0] * n
         rounds, k = max(1, math.ceil(math.log2(n))), 0
 
