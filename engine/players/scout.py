@@ -25,7 +25,7 @@ per ruleset by its settings (`bots: scout:` in a ruleset):
   end some games).
 
 Same seed and same views give the same decisions: the work is counted (lines, worlds,
-play-outs), never timed.
+play-outs), never timed. A world where a rule fails is dropped for another (worlds.py).
 """
 from __future__ import annotations
 

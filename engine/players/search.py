@@ -6,7 +6,9 @@ scores, the ruleset's `heuristic`), and both look ahead only in worlds from
 they have not seen dealt again and chance of their own. So they never read what their player
 may not know, and with hidden information the search is information-set MCTS in the manner of
 Cowling, Powley and Whitehouse (2012): a new world every iteration, one tree over all of them,
-a move's statistics counted only when it was available.
+a move's statistics counted only when it was available. They think in worlds through
+`Worlds.think` (worlds.py): a world where a rule fails is dropped for another, and leaves
+nothing in the tree.
 
 Each agent draws its worlds' seeds from its own generator, seeded at creation: the same seed
 and the same views give the same decisions.
