@@ -149,6 +149,15 @@ def test_a_run_says_once_how_many_worlds_failed_with_processes_as_without():
     assert quiet.returncode == 0 and not said_of_worlds(quiet.stderr), "nothing is said where no world failed"
 
 
+@pytest.mark.parametrize("command", [["cards", "--card", "One", "--seats", "random,greedy:tries=1"],
+                                     ["compare", "--seats", "random,greedy:tries=1", "--against"],
+                                     ["ladder", "--agents", "random,greedy:tries=1"]], ids=lambda c: c[0])
+def test_cards_compare_and_ladder_say_it_once_too(command):
+    proc = engine(command[0], FIXTURE, "--players", "2", "--games", "2", "--seed", "1", *command[1:])
+    assert proc.returncode == 0, proc.stderr
+    assert len(said_of_worlds(proc.stderr)) == 1, proc.stderr
+
+
 def test_engine_play_says_it_once_at_the_end_of_the_game():
     proc = engine("play", FIXTURE, "--players", "2", "--seed", "4", "--seats", "greedy:tries=2,mcts:iterations=20")
     assert proc.returncode == 0, proc.stderr
