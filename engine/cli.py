@@ -35,6 +35,7 @@ from .game.view import render, view
 from .players.agents import (SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in, make_agent, make_agents, parse_seat,
                              replay_seat)
 from .players.isolation import Isolation
+from .players import worlds
 from .players.loop import play
 from .players.thinking import BotClock, Thinking
 from .players.screen import Line
@@ -365,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "play" and args.ruleset is None and args.resume is None:
         parser.error("play needs a RULESET, a file or a shipped ruleset's name (or --resume FILE)")
+    before = worlds.tally.copy()
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "cards": cmd_cards, "replay": cmd_replay,
@@ -380,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    finally:  # once, after all else the command said: the rules that failed in the bots' worlds
+        failed = worlds.summary(before)
+        if failed:
+            print(f"engine: {failed}", file=sys.stderr)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

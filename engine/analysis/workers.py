@@ -6,8 +6,9 @@ of game numbers (a few milliseconds of play would otherwise cost as much to send
 sized by how long the games so far took, so that long games go one or a few at a time (a
 progress bar then counts what was played, not what was played a chunk ago), and returns their
 records; records come back in the order chunks finish, which the caller
-puts in game order. Every game depends on the run and its number only, so the backend and the
-number of jobs never change a record.
+puts in game order, with what the bots' worlds were in that process (how many, how many the
+rules failed in: players/worlds.py), which it adds to its own count. Every game depends on the
+run and its number only, so the backend and the number of jobs never change a record.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator
 
 from ..core.errors import EngineError, RulesetError
+from ..players import worlds
 from ..rules.ruleset import Ruleset
 from .run import RunSpec, play_game
 
@@ -50,9 +52,11 @@ def ruleset_of(spec: RunSpec) -> Ruleset:
     return _loaded[key]
 
 
-def play_chunk(spec: RunSpec, games: list[int]) -> list[dict[str, Any]]:
-    ruleset = ruleset_of(spec)
-    return [play_game(ruleset, spec, n) for n in games]
+def play_chunk(spec: RunSpec, games: list[int]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The records of `games`, and what the bots' worlds were in them (`Tally.since`)."""
+    ruleset, before = ruleset_of(spec), worlds.tally.copy()
+    records = [play_game(ruleset, spec, n) for n in games]
+    return records, worlds.tally.since(before)
 
 
 def chunk_size(games: int, jobs: int) -> int:
@@ -177,7 +181,8 @@ def _processes(specs: list[RunSpec], games: list[list[int]], jobs: int,
             sides = {future: running.pop(future) for future in done}
             running |= submit(len(done))
             for future, side in sides.items():
-                records = future.result()
+                records, counted = future.result()
+                worlds.tally.add(counted)
                 played += len(records)
                 for record in records:
                     yield side, record
@@ -264,11 +269,12 @@ def _ray(specs: list[RunSpec], games: list[list[int]], jobs: int | None,
             running += submit(len(done))
             for ref in done:
                 try:
-                    records = ray.get(ref)
+                    records, counted = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:
                     if isinstance(getattr(exc, "cause", None), EngineError):
                         raise EngineError(str(exc.cause)) from None
                     raise
+                worlds.tally.add(counted)
                 side = sides.pop(ref)
                 for record in records:
                     yield side, record

@@ -5,6 +5,8 @@
 - search.py: the greedy and mcts bots, which look ahead only in worlds their view gives;
 - scout.py: the scout bot, fast enough for balance runs: it plans its run of decisions across
   worlds its view gives and follows the plan;
+- worlds.py: the worlds a bot thinks in during a decision; one whose rules fail is dropped for
+  another and counted (the run says how many), so the real game never fails for it;
 - isolation.py: seats whose agent plays in a process of its own, for agents you do not trust;
 - loop.py: `play`, one game driven to its end, each decision asked of its seat's agent;
 - screen.py and terminal.py: a person's screen, laid out from their view, and the terminal

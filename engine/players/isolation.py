@@ -36,6 +36,7 @@ from ..core.errors import EngineError
 from ..game.game import Game
 from ..game.view import PlayerView
 from ..rules.ruleset import load_ruleset
+from . import worlds
 from .agents import make_agent
 
 STARTUP_LIMIT = 120.0  # seconds a child may take to load the ruleset and make its agent
@@ -167,6 +168,7 @@ class IsolatedAgent:
                     if not child.send(_answer(view, message)):
                         break
                 elif "choice" in message:
+                    worlds.tally.add(message.get("worlds"))  # what its worlds were, and how many failed
                     choice = message["choice"]
                     if type(choice) is not int or not 0 <= choice < n:
                         raise EngineError(f"seat '{self.seat}' (isolated) answered {str(choice)[:40]}, "
@@ -304,12 +306,14 @@ def _serve() -> None:
                 continue
             send({"ready": True})
         elif "decide" in message:
+            before = worlds.tally.copy()
             try:
                 choice = operator.index(agent.choose(RemoteView(message["decide"], rules, ask)))
             except Exception as exc:  # the agent's own fault, told to the parent in a line
                 send({"error": f"{type(exc).__name__}: {exc}"})
                 continue
-            send({"choice": choice})
+            counted = worlds.tally.since(before)
+            send({"choice": choice, **({"worlds": counted} if counted else {})})
 
 
 if __name__ == "__main__":

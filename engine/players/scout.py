@@ -25,7 +25,7 @@ per ruleset by its settings (`bots: scout:` in a ruleset):
   end some games).
 
 Same seed and same views give the same decisions: the work is counted (lines, worlds,
-play-outs), never timed.
+play-outs), never timed. A world where a rule fails is dropped for another (worlds.py).
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from ..game.game import Game
 from ..game.view import PlayerView, view
 from ..lang.compiler import evaluate
 from .search import outcome
+from .worlds import Worlds
 
 
 def _look(pv: PlayerView) -> tuple:
@@ -84,22 +85,33 @@ class ScoutAgent:
 
     def _plan_run(self, pv: PlayerView, n: int) -> int:
         me, rng = pv.player, self.rng
-        first = pv.world(rng.getrandbits(63), log=False)
-        base = self._others(first, me)
-        found: list[tuple[tuple[int, ...], float]] = []
-        self._list(first.clone(), me, (), found, max(n, self.lines), base)
+        worlds = Worlds(pv, rng)
+
+        def listed(world: Game) -> tuple[Game, list[tuple[tuple[int, ...], float]]]:
+            base, found = self._others(world, me), []
+            self._list(world.clone(), me, (), found, max(n, self.lines), base)
+            return world, found
+        planned = worlds.think(listed)
+        if planned is None:
+            return rng.randrange(n)  # the rules failed in every world: no plan
+        first, found = planned
         if self.further and len({value for _, value in found}) == 1:
             return self._look_further(pv, n)  # nothing it does tells its options apart by the end of its run
         total: dict[tuple[int, ...], float] = {}
         for line, value in found:
             total.setdefault(line, value)
         alive, seen = list(total), 1
-        while len(alive) > 1 and seen < self.worlds:
-            world = pv.world(rng.getrandbits(63), log=False)
-            seen += 1
+
+        def replayed(world: Game) -> list[float]:
             base = self._others(world, me)
-            for line in alive:
-                total[line] += self._replay(world.clone(), me, line, base)
+            return [self._replay(world.clone(), me, line, base) for line in alive]
+        while len(alive) > 1 and seen < self.worlds:
+            values = worlds.think(replayed)
+            if values is None:
+                break  # the rules failed in every world of late: judge by those that worked
+            seen += 1
+            for line, value in zip(alive, values):
+                total[line] += value
             alive.sort(key=lambda line: -total[line])
             alive = alive[:max(1, math.ceil(len(alive) / 2))]
         top = max(total[line] for line in alive)
@@ -164,8 +176,10 @@ class ScoutAgent:
         there, in `further` worlds."""
         me, rng = pv.player, self.rng
         total = [0.0] * n
-        for _ in range(self.further):
-            world = pv.world(rng.getrandbits(63), log=False)
+        worlds = Worlds(pv, rng)
+
+        def played_on(world: Game) -> list[float]:
+            judged = []
             for option in range(n):
                 branch = world.clone()
                 branch.apply(option)
@@ -175,7 +189,13 @@ class ScoutAgent:
                         break
                     away = away or branch.pending.player != me
                     branch.apply(rng.randrange(len(branch.pending.options)))
-                total[option] += self._judge(branch, me, None)
+                judged.append(self._judge(branch, me, None))
+            return judged
+        for _ in range(self.further):
+            values = worlds.think(played_on)
+            if values is None:
+                break  # the rules failed in every world of late: judge by those that worked
+            total = [t + v for t, v in zip(total, values)]
         top = max(total)
         return rng.choice([i for i in range(n) if total[i] == top])
 
@@ -207,25 +227,39 @@ class ScoutAgent:
         """Sequential halving over the options, each play-out random to the end of the game in
         one of a few worlds (copied, as a copy costs less than a new deal), judged by rank."""
         me, rng = pv.player, self.rng
-        worlds = [pv.world(rng.getrandbits(63), log=False) for _ in range(min(self.worlds, self.playouts))]
+        dealer = Worlds(pv, rng)
+        worlds = [w for w in (dealer.think(lambda world: world) for _ in range(min(self.worlds, self.playouts)))
+                  if w is not None]
+        if not worlds:
+            return rng.randrange(n)  # no world could be dealt
         alive, total, count = list(range(n)), [0.0] * n, [0] * n
         rounds, k = max(1, math.ceil(math.log2(n))), 0
+
+        def play_out(world: Game, slot: int, option: int) -> float:
+            worlds[slot] = world  # a world dealt for one that failed takes its place
+            world = world.clone()
+            world.apply(option)
+            left = self.depth or math.inf
+            while not world.over and left > 0:
+                world.apply(rng.randrange(len(world.pending.options)))
+                left -= 1
+            return outcome(world)[0][me]
+
+        def mean(option: int) -> float:  # of the play-outs that worked; none: last
+            return total[option] / count[option] if count[option] else -math.inf
         for _ in range(rounds):
-            if len(alive) == 1:
+            if len(alive) == 1 or dealer.given_up:
                 break
             each = max(1, self.playouts // (rounds * len(alive)))
             for option in alive:
                 for _ in range(each):
-                    world = worlds[k % len(worlds)].clone()
+                    slot = k % len(worlds)
                     k += 1
-                    world.apply(option)
-                    left = self.depth or math.inf
-                    while not world.over and left > 0:
-                        world.apply(rng.randrange(len(world.pending.options)))
-                        left -= 1
-                    total[option] += outcome(world)[0][me]
-                    count[option] += 1
-            alive.sort(key=lambda i: -total[i] / count[i])
+                    reward = dealer.think(lambda world: play_out(world, slot, option), worlds[slot])
+                    if reward is not None:
+                        total[option] += reward
+                        count[option] += 1
+            alive.sort(key=lambda i: -mean(i))
             alive = alive[:max(1, math.ceil(len(alive) / 2))]
-        top = max(total[i] / count[i] for i in alive)
-        return rng.choice([i for i in alive if total[i] / count[i] == top])
+        top = max(mean(i) for i in alive)
+        return rng.choice([i for i in alive if mean(i) == top])

@@ -6,7 +6,9 @@ scores, the ruleset's `heuristic`), and both look ahead only in worlds from
 they have not seen dealt again and chance of their own. So they never read what their player
 may not know, and with hidden information the search is information-set MCTS in the manner of
 Cowling, Powley and Whitehouse (2012): a new world every iteration, one tree over all of them,
-a move's statistics counted only when it was available.
+a move's statistics counted only when it was available. They think in worlds through
+`Worlds.think` (worlds.py): a world where a rule fails is dropped for another, and leaves
+nothing in the tree.
 
 Each agent draws its worlds' seeds from its own generator, seeded at creation: the same seed
 and the same views give the same decisions.
@@ -21,6 +23,7 @@ from typing import Any
 from ..core.values import frozen
 from ..game.game import Game
 from ..game.view import PlayerView
+from .worlds import Worlds
 
 
 def standing(values: dict[Any, Any]) -> dict[Any, float]:
@@ -67,22 +70,27 @@ class GreedyAgent:
             return 0
         me = view.player
         totals = [0.0] * n
+        worlds = Worlds(view, self.rng)
         for _ in range(self.worlds):
-            world = view.world(self.rng.getrandbits(63), log=False)
-            for i in range(n):
-                after = world.clone()
-                after.apply(i)
-                if after.over or after.pending.player != me:
-                    totals[i] += self._judge(after, me)  # nothing more of ours to play out
-                    continue
-                best = -math.inf
-                for _ in range(self.tries):
-                    line = after.clone()
-                    self._play_on(line, me)
-                    best = max(best, self._judge(line, me))
-                totals[i] += best
+            judged = worlds.think(lambda world: [self._judge_option(world, i, me) for i in range(n)])
+            if judged is None:
+                break  # the rules failed in every world of late: judge by those that worked (if any)
+            totals = [t + j for t, j in zip(totals, judged)]
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t == best])
+
+    def _judge_option(self, world: Game, i: int, me: Any) -> float:
+        """Option `i` in `world`, judged by the best of its tries."""
+        after = world.clone()
+        after.apply(i)
+        if after.over or after.pending.player != me:
+            return self._judge(after, me)  # nothing more of ours to play out
+        best = -math.inf
+        for _ in range(self.tries):
+            line = after.clone()
+            self._play_on(line, me)
+            best = max(best, self._judge(line, me))
+        return best
 
     def _play_on(self, world: Game, me: Any) -> None:
         """Random decisions of `me` while it is their turn to decide (at most `steps`)."""
@@ -138,6 +146,9 @@ class MctsAgent:
         self.ms = float(ms) if ms is not None else None
         self.score_weight = min(1.0, max(0.0, float(score_weight)))
         self._low, self._high = math.inf, -math.inf  # the values seen in this decision's search
+        # What the iteration under way counted in the tree, to undo if its world is dropped.
+        self._steps: list[tuple[dict[Any, _Node], Any]] = []  # the children whose `available` it raised
+        self._added: tuple[dict[Any, _Node], Any] | None = None  # the node it added
 
     def choose(self, view: PlayerView) -> int:
         n = view.option_count
@@ -146,8 +157,10 @@ class MctsAgent:
         root = _Node()
         self._low, self._high = math.inf, -math.inf
         deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else None
+        worlds = Worlds(view, self.rng)
         for done in range(1, self.iterations + 1):
-            self._iterate(root, view.world(self.rng.getrandbits(63), log=False))
+            if worlds.think(lambda world: self._iterate(root, world), dropped=self._forget) is None:
+                break  # the rules failed in every world of late: choose by the iterations that worked
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if self._settled(root, n, self.iterations - done):
@@ -166,8 +179,10 @@ class MctsAgent:
         first, second = sorted((child.visits for child in root.children.values()), reverse=True)[:2]
         return first - second > left
 
-    def _iterate(self, root: _Node, world: Game) -> None:
+    def _iterate(self, root: _Node, world: Game) -> bool:
         rng, node, path = self.rng, root, []
+        steps = self._steps = []
+        self._added = None
         while not world.over:
             options = world.pending.options
             if len(options) == 1:  # a forced move is not a choice: no node for it
@@ -181,10 +196,12 @@ class MctsAgent:
             for k in keys:
                 if k in children:
                     children[k].available += 1
+            steps.append((children, keys))
             if untried:
                 i = rng.choice(untried)
                 child = children[keys[i]] = _Node(world.pending.player)
                 child.available = 1
+                self._added = (children, keys[i])
                 world.apply(i)
                 path.append(child)
                 break
@@ -210,6 +227,18 @@ class MctsAgent:
             node.visits += 1
             node.reward += reward[node.player]
             node.value += float(value[node.player])
+        return True
+
+    def _forget(self) -> None:
+        """Undo what an iteration whose world was dropped had counted: the node it added, and
+        the moves it found available (the iteration had not yet counted a visit)."""
+        if self._added is not None:
+            children, key = self._added
+            del children[key]
+        for children, keys in self._steps:
+            for k in keys:
+                if k in children:
+                    children[k].available -= 1
 
     def _mean(self, node: _Node) -> float:
         """The node's mean reward: its rank, mixed with its scaled own value by `score_weight`."""
