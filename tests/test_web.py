@@ -268,9 +268,10 @@ def test_a_bad_choice_is_refused_and_the_game_is_as_it_was(client, tables, body,
 def test_malformed_json_is_refused_in_one_line(client):
     made = new_game(client, **GOOD)
     seat = api(made["seats"][0]["url"])
-    assert "not JSON" in refused(client.post("/api/games", content=b"{ruleset: railways"), 400)
-    assert "not JSON" in refused(client.post(f"{seat}/choose", content=b"{\"option\": "), 400)
-    assert "larger than" in refused(client.post("/api/games", content=b" " * 100_000), 413)
+    sent = {"content-type": "application/json"}
+    assert "not JSON" in refused(client.post("/api/games", content=b"{ruleset: railways", headers=sent), 400)
+    assert "not JSON" in refused(client.post(f"{seat}/choose", content=b"{\"option\": ", headers=sent), 400)
+    assert "larger than" in refused(client.post("/api/games", content=b" " * 100_000, headers=sent), 413)
 
 
 def test_a_wrong_token_or_game_says_nothing_of_the_games_there_are(client):

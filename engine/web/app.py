@@ -19,14 +19,14 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import EngineError
 from ..core.text import finite
+from .guard import Guard, JsonH11Protocol, public
 from .replays import Replay, Replays
 from .tables import BadRequest, Tables
 
@@ -53,7 +53,7 @@ def _answer(data: Any, status: int = 200) -> Response:
 
 
 def _error(message: str, status: int) -> Response:
-    return _answer({"error": message}, status)
+    return _answer({"error": public(message)}, status)
 
 
 async def _body(request: Request, most: int = MOST_BODY) -> Any:
@@ -61,16 +61,24 @@ async def _body(request: Request, most: int = MOST_BODY) -> Any:
     if told.isdigit() and int(told) > most:  # refused before it is read
         raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
     raw = bytearray()
-    async for chunk in request.stream():  # a request that does not tell its length is cut off too
-        raw += chunk
-        if len(raw) > most:
-            raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
     try:
-        return json.loads(bytes(raw))
-    except (ValueError, UnicodeDecodeError) as exc:
+        async for chunk in request.stream():  # a request that does not tell its length is cut off too
+            raw += chunk
+            if len(raw) > most:
+                raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
+    except ClientDisconnect:  # it stopped mid-upload: nobody reads the answer
+        raise BadRequest("the request was not sent whole") from None
+    try:
+        data = json.loads(bytes(raw))
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate ("\\ud800") is no text
+    except UnicodeError:
+        raise BadRequest("the request is not JSON this server reads: it holds text that is not Unicode "
+                         "(a lone surrogate)") from None
+    except ValueError as exc:
         raise BadRequest(f"the request is not JSON: {exc}") from None
     except RecursionError:
         raise BadRequest("the request is not JSON this server reads: it is nested too deep") from None
+    return data
 
 
 async def _until_closed(socket: WebSocket, scope: anyio.CancelScope) -> None:
@@ -183,10 +191,6 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
         assert isinstance(exc, HTTPException)
         return _error(exc.detail if exc.status_code != 404 else "no such page", exc.status_code)
 
-    async def failed(request: Request, exc: Exception) -> Response:
-        text = str(exc) if isinstance(exc, EngineError) else type(exc).__name__
-        return _error("the server failed: " + " ".join(text.split()), 500)
-
     routes = [
         Route("/", page),
         Route("/play/{game}/{token}", page),
@@ -203,8 +207,8 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{replay}/view", replay_view),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
-                     exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})
+    return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts or LOCAL_HOSTS)],
+                     exception_handlers={BadRequest: refused, HTTPException: http_error})
 
 
 def _replay_answer(made: Replay) -> dict[str, Any]:
@@ -230,6 +234,7 @@ def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = (),
     print(f"engine serve: open {url} in a browser (Ctrl-C stops the server)", flush=True)
     for seat, path in seats:
         print(f"  {seat}: {url}{path}", flush=True)
-    config = uvicorn.Config(create_app(tables, replays=replays), log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(tables, replays=replays), log_level="warning", access_log=False,
+                            http=JsonH11Protocol)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
