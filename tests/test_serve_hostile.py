@@ -108,3 +108,37 @@ def test_a_foreign_host_is_refused_in_one_line_of_json(client, tables):
     assert "answers requests for" in said
     refused(client.post("/api/games", json=GOOD, headers={"host": "evil.example"}), 400)
     assert not tables.games
+
+
+# ------------------------------------------------------------------ 2. one click sent twice
+
+
+def test_a_view_carries_its_step_and_a_stale_answer_changes_nothing(client, tables):
+    seat = new_game(client, seats=["human", "human", "human"])
+    hosted = next(iter(tables.games.values()))
+    seats = {p: f"/api/games/{hosted.id}/{t}" for t, p in hosted.tokens.items()}
+    v = client.get(f"{seats[hosted.game.pending.player]}/view").json()
+    assert v["step"] == 0 == len(hosted.game.decisions)
+    deciding = seats[hosted.game.pending.player]
+    assert client.post(f"{deciding}/choose", json={"option": 0, "step": 0}).status_code == 200
+    before, decisions = hosted.game.digest(), list(hosted.game.decisions)
+    now = seats[hosted.game.pending.player]
+    assert client.get(f"{now}/view").json()["step"] == 1
+    for answer in (client.post(f"{now}/choose", json={"option": 0, "step": 0}),
+                   client.post(f"{now}/choose", json={"option": 0, "step": 7}),
+                   client.post(f"{now}/undo", json={"step": 0})):
+        assert "the game is at step 1" in refused(answer, 409)
+    assert hosted.game.digest() == before and hosted.game.decisions == decisions
+    assert seat in seats.values()
+
+
+def test_twenty_identical_answers_at_once_take_one_decision(client, tables):
+    from concurrent.futures import ThreadPoolExecutor
+    new_game(client, seats=["human", "human", "human"])
+    hosted = next(iter(tables.games.values()))
+    token = next(t for t, p in hosted.tokens.items() if p == hosted.game.pending.player)
+    seat = f"/api/games/{hosted.id}/{token}"
+    with ThreadPoolExecutor(20) as pool:
+        answers = list(pool.map(lambda _: client.post(f"{seat}/choose", json={"option": 0, "step": 0}), range(20)))
+    assert sorted(a.status_code for a in answers) == [200] + [409] * 19
+    assert hosted.game.decisions == [0]

@@ -111,14 +111,18 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
     async def choose(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
         body = await _body(request)
-        if not isinstance(body, dict) or set(body) != {"option"}:
-            raise BadRequest('send {"option": N}, N an option\'s number from 0')
-        await anyio.to_thread.run_sync(hosted.choose, player, body["option"])
+        if not isinstance(body, dict) or set(body) != {"option", "step"}:
+            raise BadRequest('send {"option": N, "step": S}, N an option\'s number from 0 and S the step of the view '
+                             "whose question it answers")
+        await anyio.to_thread.run_sync(hosted.choose, player, body["option"], body["step"])
         return _answer(hosted.seat_view(player))
 
     async def undo(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
-        reply = await anyio.to_thread.run_sync(hosted.undo, player)
+        body = await _body(request) if request.headers.get("content-type") else {}
+        if not isinstance(body, dict) or not set(body) <= {"step"} or type(body.get("step", 0)) is not int:
+            raise BadRequest('send nothing, or {"step": S}, S the step of the view on which undo was asked')
+        reply = await anyio.to_thread.run_sync(hosted.undo, player, body.get("step"))
         return _answer({"message": reply, "view": hosted.seat_view(player)})
 
     async def save(request: Request) -> Response:

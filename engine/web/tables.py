@@ -121,22 +121,39 @@ class Hosted:
                     self._told()
                 return
 
-    def _to_decide(self, player: int) -> None:
-        """Refuse (409) unless `player` is to decide now (called with the lock held)."""
+    def step(self) -> int:
+        """The game's step: the number of decisions taken so far. A seat's answer names the step
+        of the question it answers, so that one click sent twice is one decision."""
+        return len(self.game.decisions)
+
+    def _asked_at(self, player: int) -> int:
+        """The step at which `player`'s question was asked (called with the lock held): the
+        game's step while one seat decides at a time."""
+        return self.step()
+
+    def _to_decide(self, player: int, step: int | None = None) -> None:
+        """Refuse (409) unless `player` is to decide now and, given a `step`, that is the step of
+        their question (called with the lock held)."""
         if self.error is not None:
             raise BadRequest(f"the game stopped on an error: {self.error}", 409)
         if self.game.over:
             raise BadRequest("the game is over", 409)
+        if step is not None and step != self._asked_at(player):
+            raise BadRequest(f"that answers the question of step {step}, and the game is at step {self.step()} "
+                             "now: nothing was changed (look at the table again)", 409)
         if self.game.pending.player != player:
             raise BadRequest(f"it is not your turn: {self.names[int(self.game.pending.player)]} decides", 409)
 
-    def choose(self, player: int, option: Any) -> None:
-        """A person's decision; refused (the game unchanged) unless it is theirs and an option."""
+    def choose(self, player: int, option: Any, step: Any) -> None:
+        """A person's decision, answering the question of `step`; refused (the game unchanged)
+        unless it is theirs, the question is still the one asked, and it is an option."""
         if type(option) is not int:
-            raise BadRequest('give the option as a whole number: {"option": 0}')
+            raise BadRequest('give the option as a whole number: {"option": 0, "step": 0}')
+        if type(step) is not int:
+            raise BadRequest('give the step of the question answered, from its view: {"option": 0, "step": 12}')
         with self.changed:
             g = self.game
-            self._to_decide(player)
+            self._to_decide(player, step)
             count = len(g.pending.options)
             if not 0 <= option < count:
                 raise BadRequest(f"option {option} is not one of 0 to {count - 1}")
@@ -149,12 +166,13 @@ class Hosted:
             self._told()
             self.wake()
 
-    def undo(self, player: int) -> str:
-        """Take back `player`'s last decision, on their turn, as the terminal's `u` does: refused
-        (and said why) when it would take back another person's decision, or when a card they
-        could not see has been shown to them since. What came of it, in one line."""
+    def undo(self, player: int, step: int | None = None) -> str:
+        """Take back `player`'s last decision, on their turn (at `step`, if given, as a choice
+        is), as the terminal's `u` does: refused (and said why) when it would take back another
+        person's decision, or when a card they could not see has been shown to them since. What
+        came of it, in one line."""
         with self.changed:
-            self._to_decide(player)
+            self._to_decide(player, step)
             self.history.mark(self.game)
             reply = self.history.take_back(self.game)
             self._told()
@@ -210,6 +228,7 @@ class Hosted:
             amounts = pv.amounts()
             shown.update({
                 "seat": player,
+                "step": self.step(),
                 "option_cards": pv.option_cards(),
                 "option_places": pv.option_places(),
                 "drawings": pv.drawings(),
