@@ -9,15 +9,18 @@ mid-game, and the server's paths in what a seat reads.
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
 
 import pytest
 
 pytest.importorskip("starlette", reason="engine serve needs the web extra: pip install -e '.[web]'")
-pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx, of the test extra: pip install -e '.[test]'")
+httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx, of the test extra: pip install -e '.[test]'")
 
 from starlette.testclient import TestClient, WebSocketDenialResponse  # noqa: E402
 
-from conftest import refused, ruleset  # noqa: E402
+from conftest import ROOT, refused, ruleset  # noqa: E402
 from engine.web.app import create_app  # noqa: E402
 from engine.web.tables import Tables  # noqa: E402
 
@@ -142,3 +145,170 @@ def test_twenty_identical_answers_at_once_take_one_decision(client, tables):
         answers = list(pool.map(lambda _: client.post(f"{seat}/choose", json={"option": 0, "step": 0}), range(20)))
     assert sorted(a.status_code for a in answers) == [200] + [409] * 19
     assert hosted.game.decisions == [0]
+
+
+# ------------------------------------------------------------------ 3. refusals, not failures
+
+BREAKS = """
+game: {name: Breaks, players: [2]}
+boards:
+  land:
+    layout: hex
+    draw:
+      badge: '100 / divisor'
+    places:
+      - {id: A, q: 0, r: 0}
+      - {id: B, q: 1, r: 0}
+zones:
+  bag: {visibility: hidden}
+counters:
+  divisor: {initial: 1}
+flow: |
+  divisor = choose(players[0], [1, 0, 5], "Keep the board drawable?")
+  divisor = choose(players[1], [2, 3], "Then?")
+  let x = choose(players[0], [1, 2], "Last?")
+  if x == 2:
+      fail("the rules break here")
+scoring:
+  score: 0
+"""
+
+
+@pytest.fixture
+def breaks(tmp_path) -> Tables:
+    """A server of a ruleset whose board drawing fails once P1 answers 0 (1 / 0), and whose
+    rules fail at P1's second answer 2; it lies in a folder whose path no seat may read."""
+    path = tmp_path / "secret-folder" / "breaks.yaml"
+    path.parent.mkdir()
+    path.write_text(BREAKS)
+    from engine.rules.ruleset import load_ruleset
+    return Tables({"breaks": load_ruleset(str(path))})
+
+
+def seats_of(client, tables, request) -> tuple[object, dict[int, str]]:
+    answer = client.post("/api/games", json=request)
+    assert answer.status_code == 201, answer.text
+    hosted = tables.games[answer.json()["id"]]
+    return hosted, {p: f"/api/games/{hosted.id}/{t}" for t, p in hosted.tokens.items()}
+
+
+def test_a_drawing_rule_that_fails_mid_game_stops_that_game_and_tells_its_seats(breaks, tmp_path):
+    with TestClient(create_app(breaks, ["testserver"])) as client:
+        hosted, seats = seats_of(client, breaks, {"ruleset": "breaks", "players": 2, "seats": ["human", "human"]})
+        other, _ = seats_of(client, breaks, {"ruleset": "breaks", "players": 2, "seats": ["human", "human"]})
+        with client.websocket_connect(f"{seats[2]}/updates") as socket:
+            assert json.loads(socket.receive_text())["error"] is None
+            answer = client.post(f"{seats[1]}/choose", json={"option": 1, "step": 0})
+            assert answer.status_code == 200, answer.text
+            said = answer.json()["error"]
+            assert "division by zero" in said and "in draw badge of board land" in said
+            assert json.loads(socket.receive_text())["error"] == said  # pushed to the other seat, socket open
+        for player, seat in seats.items():
+            v = client.get(f"{seat}/view")
+            assert v.status_code == 200 and v.json()["error"] == said and v.json()["seat"] == player
+            assert str(tmp_path) not in v.text and "secret-folder" not in v.text
+        assert "stopped on an error" in refused(client.post(f"{seats[2]}/choose", json={"option": 0, "step": 1}), 409)
+        record = client.get(f"{seats[1]}/record")
+        assert record.status_code == 200 and record.json()["ruleset"] == "breaks.yaml"
+        assert "secret-folder" not in record.text
+        # The server goes on: another game of the same rules is played.
+        assert other.error is None and other.game.pending is not None
+
+
+def test_a_rule_that_fails_stops_its_game_as_it_was_with_its_line_and_no_path(breaks, tmp_path):
+    with TestClient(create_app(breaks, ["testserver"])) as client:
+        hosted, seats = seats_of(client, breaks, {"ruleset": "breaks", "players": 2, "seats": ["human", "human"]})
+        assert client.post(f"{seats[1]}/choose", json={"option": 0, "step": 0}).status_code == 200
+        assert client.post(f"{seats[2]}/choose", json={"option": 0, "step": 1}).status_code == 200
+        before = hosted.game.digest()
+        answer = client.post(f"{seats[1]}/choose", json={"option": 1, "step": 2})
+        assert answer.status_code == 200 and "the rules break here" in answer.json()["error"]
+        assert answer.json()["error"].startswith("breaks.yaml:") and "secret-folder" not in answer.text
+        assert hosted.game.digest() == before  # as it was before the decision that failed
+
+
+@pytest.mark.parametrize("request_body, says", [
+    ({"ruleset": "trick_of_the_rails", "players": 3, "options": {"first_leader": 5}}, "first_leader"),
+    ({"ruleset": "trainsilvania", "players": 2, "options": {"first_player": 4}}, "seat 4 is not in a 2-player game"),
+])
+def test_an_option_value_the_page_offers_that_the_setup_refuses_is_a_400(request_body, says):
+    names = ["trick_of_the_rails", "trainsilvania"]
+    tables = Tables({n: ruleset(n) for n in names})
+    with TestClient(create_app(tables, ["testserver"])) as client:
+        said = refused(client.post("/api/games", json={"seats": None, **request_body}), 400)
+    assert says in said and "/" not in said.split(":")[0] and not tables.games
+
+
+SURROGATE = "\ud800"
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/games", {**GOOD, "ruleset": SURROGATE}),
+    ("/api/games", {**GOOD, "seats": ["human", SURROGATE, "random"]}),
+    ("/api/games", {**GOOD, "seats": SURROGATE}),
+    ("/api/games", {**GOOD, "options": {SURROGATE: True}}),
+    ("/api/games", {**GOOD, "options": {"expert": SURROGATE}}),
+    ("/api/games", {**GOOD, SURROGATE: 1}),
+    ("/api/replays", {"save": SURROGATE}),
+    ("/api/replays", {"run": SURROGATE, "game": SURROGATE}),
+    ("CHOOSE", {"option": 0, "step": 0, SURROGATE: 1}),
+])
+def test_a_lone_surrogate_in_any_field_is_a_400(client, tables, path, body):
+    if path == "CHOOSE":
+        path = new_game(client) + "/choose"
+    raw = json.dumps(body)  # "\\ud800" as JSON writes it: valid JSON, no text
+    said = refused(client.post(path, content=raw.encode(), headers={"content-type": "application/json"}), 400)
+    assert "not Unicode" in said
+
+
+@pytest.fixture
+def served():
+    """`engine serve` in a process of its own on 127.0.0.1: its address, and its process (whose
+    stderr a test reads once it has stopped it)."""
+    server = subprocess.Popen([sys.executable, "-m", "engine", "serve", str(ROOT / "rulesets" / "trick_of_the_rails.yaml")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    assert line.startswith("engine serve: open http://127.0.0.1:"), line + server.stderr.read()
+    url = line.split()[3].rstrip("/")
+    yield url, server
+    if server.poll() is None:
+        server.terminate()
+        server.wait(60)
+
+
+def raw_exchange(url: str, data: bytes, close_early: bool = False) -> bytes:
+    """Send `data` as it is on a socket to the server; what it answers (nothing if closed early)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as s:
+        s.sendall(data)
+        if close_early:
+            return b""
+        s.shutdown(socket.SHUT_WR)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+        return got
+
+
+def test_what_the_http_server_itself_refuses_is_one_line_of_json(served):
+    url, _ = served
+    for sent in (b"NOT HTTP AT ALL\r\n\r\n", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"):
+        head, _, body = raw_exchange(url, sent).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head.lower()
+        said = json.loads(body)["error"]
+        assert said.startswith("the request is not HTTP this server reads") and "\n" not in said
+    answer = httpx.get(f"{url}/api/rulesets", headers={"host": "rebinding.example"}, timeout=30)
+    assert answer.status_code == 400 and "answers requests for" in answer.json()["error"]
+
+
+def test_clients_that_stop_mid_upload_leave_no_traceback(served):
+    url, server = served
+    for i in range(30):
+        head = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: 5000\r\n\r\n").encode()
+        raw_exchange(url, head + b'{"ruleset": "' + b"x" * (i * 50), close_early=True)
+    # The server still answers, and has said nothing of those clients.
+    assert httpx.get(f"{url}/api/rulesets", timeout=30).status_code == 200
+    server.terminate()
+    _, err = server.communicate(timeout=60)
+    assert "Traceback" not in err and "Exception" not in err, err[-2000:]

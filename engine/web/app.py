@@ -26,9 +26,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import EngineError
 from ..core.text import finite
-from .guard import Guard, JsonH11Protocol, public
+from .guard import Guard, JsonH11Protocol
 from .replays import Replay, Replays
-from .tables import BadRequest, Tables
+from .tables import BadRequest, Tables, public
 
 STATIC = Path(str(files("engine.web").joinpath("static")))
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

@@ -18,7 +18,6 @@ refusal of a request that is not HTTP is one line of JSON too (`JsonH11Protocol`
 from __future__ import annotations
 
 import json
-import re
 import sys
 
 import h11
@@ -26,17 +25,9 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .tables import public
+
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-# A folder of an absolute path (POSIX or Windows), not one of a relative path such as ../rules/
-_FOLDERS = re.compile(r"(?<![\w.~])(?:[A-Za-z]:)?[\\/](?:[^\s\\/:'\"()<>]+[\\/])+")
-
-
-def public(text: str) -> str:
-    """`text` in one line without the folders of absolute paths: a file is named by its name
-    alone (rules.yaml:12:3), so that nothing tells a client how the server's disk is laid out."""
-    return " ".join(_FOLDERS.sub("", text).split())
-
-
 def json_line(message: str) -> bytes:
     return json.dumps({"error": public(message)}, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
 

@@ -11,6 +11,7 @@ lock, and a decision that is refused leaves the game as it was.
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import sys
 import threading
@@ -20,15 +21,26 @@ from typing import Any
 
 from ..core.errors import EngineError, suggest
 from ..game.game import Game
-from ..game.saves import SaveError, save_data, write_save
+from ..game.saves import DIGEST, SaveError, content_digest, save_data, write_save
 from ..game.seeds import SEED_LIMIT, bots_seed, secret_seed
 from ..game.view import view
 from ..players.agents import Agent, built_in, make_agents, parse_seat
 from ..players.undo import UndoHistory
+from ..rules import resources
 from ..rules.ruleset import Ruleset
 
 MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
 MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
+
+
+# A folder of an absolute path (POSIX or Windows), not one of a relative path such as ../rules/
+_FOLDERS = re.compile(r"(?<![\w.~])(?:[A-Za-z]:)?[\\/](?:[^\s\\/:'\"()<>]+[\\/])+")
+
+
+def public(text: str) -> str:
+    """`text` in one line without the folders of absolute paths: a file is named by its name
+    alone (rules.yaml:12:3), so that nothing a client reads tells how the server's disk is laid out."""
+    return " ".join(_FOLDERS.sub("", text).split())
 
 
 class BadRequest(EngineError):
@@ -188,7 +200,7 @@ class Hosted:
             try:
                 write_save(self.game, self.save_to, self.seats, self.error)
             except SaveError as exc:
-                raise BadRequest(str(exc), 500) from None
+                raise BadRequest(f"the game could not be saved: {exc}", 409) from None
             return self.save_to.name
 
     def record(self, player: int) -> dict[str, Any]:
@@ -196,7 +208,15 @@ class Hosted:
         with self.changed:
             if not self.game.over and self.error is None:
                 raise BadRequest("the game's record (its seed and every hidden card) is given once the game is over", 409)
-            return save_data(self.game, self.seats, self.error)
+            try:
+                data = save_data(self.game, self.seats, self.error)
+            except Exception as exc:  # its scores cannot be counted: the rules fail
+                raise BadRequest(f"the game's record cannot be made: {_one_line(exc)}", 409) from None
+            # Files by their names alone: the server's folders are none of a seat's business.
+            data["ruleset"] = _file_name(data["ruleset"])
+            data["extensions"] = [_file_name(e) for e in data["extensions"]]
+            data[DIGEST] = content_digest(data)
+            return data
 
     def _saved_at_the_end(self) -> None:
         """Write the save file, if there is one, once the game is over or stopped on an error."""
@@ -222,25 +242,49 @@ class Hosted:
         from it, an amount question's range, whose turn it is and whether a bot
         thinks, the error that stopped the game, and the scores once it is over."""
         with self.changed:
-            g = self.game
-            pv = view(g, player, self.names, person=True)
-            shown = pv.as_dict()
-            amounts = pv.amounts()
-            shown.update({
-                "seat": player,
-                "step": self.step(),
-                "option_cards": pv.option_cards(),
-                "option_places": pv.option_places(),
-                "drawings": pv.drawings(),
-                "amounts": list(amounts) if amounts else None,
-                "forced": [{"at": at, "text": text} for at, text in pv.forced()],
-                "turn": None if g.over else self.names[int(g.pending.player)],
-                "thinking": self.names[self.thinking] if self.thinking is not None else None,
-                "can_save": self.save_to is not None,
-                "error": self.error,
-                "results": results(g, self.names) if g.over else None,
-            })
-            return shown
+            try:
+                return self._seat_view(player)
+            except Exception as exc:  # a rule the view runs failed (a board's draw:, the scoring): the game stops
+                if self.error is None:
+                    self.error = _one_line(exc)
+                    self._saved_at_the_end()
+                    self._told()
+            try:
+                return self._seat_view(player, drawn=False)
+            except Exception:  # the view itself cannot be made: what the seat is told is why the game stopped
+                return self._bare_view(player)
+
+    def _seat_view(self, player: int, drawn: bool = True) -> dict[str, Any]:
+        """The seat's view; without `drawn`, with no part that runs rules of the ruleset's own
+        beyond the view's (no drawings, no options' places, no scores): for a game stopped by
+        one of those."""
+        g = self.game
+        pv = view(g, player, self.names, person=True)
+        shown = pv.as_dict()
+        amounts = pv.amounts()
+        shown.update({
+            "seat": player,
+            "step": self.step(),
+            "option_cards": pv.option_cards(),
+            "option_places": pv.option_places() if drawn else [None] * len(pv.option_cards()),
+            "drawings": pv.drawings() if drawn else {},
+            "amounts": list(amounts) if amounts else None,
+            "forced": [{"at": at, "text": text} for at, text in pv.forced()],
+            "turn": None if g.over else self.names[int(g.pending.player)],
+            "thinking": self.names[self.thinking] if self.thinking is not None else None,
+            "can_save": self.save_to is not None,
+            "error": self.error,
+            "results": results(g, self.names) if g.over and drawn else None,
+        })
+        return shown
+
+    def _bare_view(self, player: int) -> dict[str, Any]:
+        """What a seat is sent when not even its view can be made: who it is, and why the game stopped."""
+        return {"game": self.game.rules.name, "you": self.names[player], "players": list(self.names.values()),
+                "boards": {}, "zones": [], "counters": {}, "log": [], "decision": None, "over": self.game.over,
+                "end_reason": self.game.end_reason, "seat": player, "step": self.step(), "option_cards": [],
+                "option_places": [], "drawings": {}, "amounts": None, "forced": [], "turn": None, "thinking": None,
+                "can_save": self.save_to is not None, "error": self.error, "results": None}
 
 
 def results(game: Game, names: dict[int, str]) -> dict[str, Any]:
@@ -254,8 +298,14 @@ def results(game: Game, names: dict[int, str]) -> dict[str, Any]:
 
 
 def _one_line(exc: Exception) -> str:
-    text = str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
-    return " ".join(text.split())
+    """Why a rule or a bot failed, in one line a seat may read: no folder of the server's in it."""
+    return public(str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}")
+
+
+def _file_name(given: str) -> str:
+    """A ruleset's or card file's name as a record a seat downloads holds it: a shipped one's
+    name as it is, a file's name without its folder (`engine replay` finds it beside the record)."""
+    return given if resources.is_name(given) else Path(given).name
 
 
 class Tables:
@@ -297,7 +347,10 @@ class Tables:
         chosen = seed is not None
         if chosen and (type(seed) is not int or not 0 <= seed < SEED_LIMIT):
             raise BadRequest(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}")
-        game = Game(rules, players, options, seed if chosen else secret_seed())
+        try:
+            game = Game(rules, players, options, seed if chosen else secret_seed())
+        except EngineError as exc:  # the setup refuses these options (a seat that is not in the game...)
+            raise BadRequest(f"the game cannot start so: {_one_line(exc)}") from None
         # As `engine play` seeds them: a chosen seed's bots as simulate's, a secret seed's from a hash of it.
         try:
             agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, 0),
