@@ -312,3 +312,114 @@ def test_clients_that_stop_mid_upload_leave_no_traceback(served):
     server.terminate()
     _, err = server.communicate(timeout=60)
     assert "Traceback" not in err and "Exception" not in err, err[-2000:]
+
+
+# ------------------------------------------------------------------ 4. bounded work
+
+
+def run_of(rules, seats: list[str], decisions: int, max_decisions=None) -> dict:
+    """A run file's header and a game's record as a request sends them: a small request, whose
+    record says the game took `decisions` decisions (the server plays it no further)."""
+    from engine.analysis.run import game_seed
+    head = {"run": {"ruleset": "isle_of_trains", "digest": rules.digest, "seats": seats, "players": len(seats),
+                    "seed": 1, "options": {}, "max_decisions": max_decisions}}
+    record = {"game": 1, "seed": game_seed(1, 0), "decisions": decisions, "scores": {"1": 0, "2": 0},
+              "end_reason": "ended"}
+    return {"run": json.dumps(head), "game": json.dumps(record)}
+
+
+@pytest.fixture
+def isle():
+    from engine.web.replays import Replays
+    rules = {"isle_of_trains": ruleset("isle_of_trains"), "trick_of_the_rails": ruleset("trick_of_the_rails")}
+    tables = Tables(rules)
+    with TestClient(create_app(tables, ["testserver"], Replays(rules))) as c:
+        yield c, tables
+
+
+def test_a_run_files_game_that_never_ends_is_played_no_further_than_its_record(isle):
+    """Isle of Trains, which random players never end, of a run with no decision cap: the
+    request is a few hundred bytes; it is played to the decisions its record says, and refused."""
+    client, _ = isle
+    body = run_of(ruleset("isle_of_trains"), ["random", "random"], 300)
+    assert len(json.dumps(body)) < 600
+    assert "does not reproduce" in refused(client.post("/api/replays", json=body), 400)
+    body = run_of(ruleset("isle_of_trains"), ["random", "random"], 10 ** 9)
+    assert "more than the 20000 this server replays" in refused(client.post("/api/replays", json=body), 422)
+    # A record that says it stopped at a cap its run did not have is damaged.
+    capped = json.loads(body["game"]) | {"decisions": 50, "end_reason": "decision cap"}
+    said = refused(client.post("/api/replays", json={"run": body["run"], "game": json.dumps(capped)}), 400)
+    assert "record is damaged" in said
+
+
+def test_a_replay_over_its_time_budget_is_refused_and_frees_its_worker(isle, monkeypatch):
+    monkeypatch.setattr("engine.web.replays.REPLAY_SECONDS", 0.2)
+    client, _ = isle
+    body = run_of(ruleset("isle_of_trains"), ["mcts:iterations=100000:depth=0", "random"], 20_000)
+    said = refused(client.post("/api/replays", json=body), 422)
+    assert "took more than 0.2 s to play again" in said and "engine replay" in said
+
+
+def test_replays_wait_in_a_pool_of_their_own_and_a_crowd_of_them_is_refused(isle, monkeypatch):
+    """Many slow replays at once: a few are played (each within its budget), the rest refused at
+    once, and a game in play is answered meanwhile."""
+    from concurrent.futures import ThreadPoolExecutor
+    monkeypatch.setattr("engine.web.replays.REPLAY_SECONDS", 1.0)
+    client, tables = isle
+    seat = new_game(client, seats=["human", "human", "human"])
+    hosted = next(iter(tables.games.values()))
+    token = next(t for t, p in hosted.tokens.items() if p == hosted.game.pending.player)
+    body = run_of(ruleset("isle_of_trains"), ["mcts:iterations=100000:depth=0", "random"], 20_000)
+    with ThreadPoolExecutor(12) as pool:
+        slow = [pool.submit(client.post, "/api/replays", json=body) for _ in range(12)]
+        chosen = client.post(f"/api/games/{hosted.id}/{token}/choose", json={"option": 0, "step": 0})
+        answers = [f.result() for f in slow]
+    assert chosen.status_code == 200 and hosted.game.decisions == [0]
+    statuses = sorted(a.status_code for a in answers)
+    assert set(statuses) <= {422, 503} and statuses.count(503) >= 12 - 6, statuses
+    assert all(refused(a, a.status_code) for a in answers)
+    assert seat.startswith("/api/games/")
+
+
+@pytest.mark.parametrize("seat, says", [
+    ("mcts:iterations=1000000:depth=0", "iterations is from 1 to 2000"),
+    ("mcts:depth=0", "depth is from 1 to 500"),
+    ("scout:worlds=1000", "worlds is from 1 to 32"),
+    ("greedy:tries=100000", "tries is from 1 to 32"),
+    ("mcts:ms=600000", "ms is from 1 to 10000"),
+])
+def test_a_seat_of_a_request_searches_within_bounds(client, tables, seat, says):
+    assert says in refused(client.post("/api/games", json={**GOOD, "seats": ["human", seat, "random"]}), 400)
+    assert not tables.games
+    assert client.post("/api/games", json={**GOOD, "seats": ["human", "mcts:iterations=2000:depth=500",
+                                                              "scout:worlds=32"]}).status_code == 201
+
+
+def test_a_bot_over_its_time_takes_a_random_option_and_the_game_says_so():
+    from engine.game.game import Game
+
+    class Endless:
+        """A search that never ends by itself: it deals world after world."""
+
+        def choose(self, view) -> int:
+            while True:
+                view.world(1, log=False)
+
+    tables = Tables({"trick_of_the_rails": ruleset("trick_of_the_rails")}, bot_seconds=0.05)
+    game = Game(ruleset("trick_of_the_rails"), 3, seed=1)
+    while game.pending.player != 2:
+        game.apply(0)
+    decided = len(game.decisions)
+    hosted = tables.host(game, ["human", "mcts", "human"], [None, Endless(), None])
+    with hosted.changed:
+        assert hosted.changed.wait_for(lambda: hosted.worker is None, 60)  # a bound against a hang
+    assert len(hosted.game.decisions) > decided and hosted.error is None
+    notes = hosted.seat_view(1)["notes"]
+    assert notes and notes[0].startswith("P2 (mcts) took more than 0.05 s over the decision of step")
+
+
+def test_an_mcts_seat_stops_its_search_in_the_time_a_bot_has():
+    tables = Tables({"trick_of_the_rails": ruleset("trick_of_the_rails")}, bot_seconds=0.2)
+    hosted = tables.create({**GOOD, "seats": ["human", "mcts:iterations=2000:depth=500", "mcts:iterations=2000"],
+                            "seed": 3})
+    assert all(getattr(a, "ms", None) == pytest.approx(160) for a in hosted.agents[1:])

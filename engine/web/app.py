@@ -168,7 +168,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
 
     async def new_replay(request: Request) -> Response:
         body = await _body(request, MOST_REPLAY_BODY)
-        made = await anyio.to_thread.run_sync(replays.create, body)  # a run's game is played again by its bots
+        made = await replays.make(body)  # a run's game is played again by its bots, in the replays' own pool
         return _answer(_replay_answer(made), 201)
 
     async def replay_view(request: Request) -> Response:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import EngineError, suggest
+from ..game.clock import OutOfTime, time_limit
 from ..game.game import Game
 from ..game.saves import DIGEST, SaveError, content_digest, save_data, write_save
 from ..game.seeds import SEED_LIMIT, bots_seed, secret_seed
@@ -30,7 +31,13 @@ from ..rules import resources
 from ..rules.ruleset import Ruleset
 
 MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
-MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
+MOST_GAMES = 200  # games in play at once (those over are let go first): a server on one's own machine needs no more
+BOT_SECONDS = 10.0  # the time a bot has for a decision on a server; past it, a random option is taken for it
+MCTS_SHARE = 0.8  # of that time, what an mcts seat searches for (then it takes its best move so far)
+# A seat's parameters a request may give, from low to high: searches that end in seconds, not hours
+# (engine simulate and engine play take more). depth 0, "no limit", is not among them.
+SEAT_BOUNDS = {"iterations": (1, 2000), "worlds": (1, 32), "tries": (1, 32), "steps": (1, 100), "lines": (1, 100),
+               "playouts": (0, 1000), "further": (0, 8), "depth": (1, 500), "c": (0, 10), "score_weight": (0, 1)}
 
 
 # A folder of an absolute path (POSIX or Windows), not one of a relative path such as ../rules/
@@ -55,7 +62,8 @@ class Hosted:
     """One game in play: its seats, their tokens, the thread its bots play in, the positions its
     people decided at (for undo, as at the terminal) and the file it is saved to, if any."""
 
-    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None):
+    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None,
+                 bot_seconds: float = BOT_SECONDS):
         self.id = secrets.token_urlsafe(9)
         self.game = game
         self.seats = seats
@@ -68,6 +76,8 @@ class Hosted:
         self.worker: threading.Thread | None = None
         self.history = UndoHistory(set(self.tokens.values()))
         self.save_to = save_to
+        self.bot_seconds = bot_seconds  # the time a bot has for a decision
+        self.notes: list[str] = []  # what seats are told of the game besides its view: bots that were late
         self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages told of changes
 
     def _told(self) -> None:
@@ -120,9 +130,18 @@ class Hosted:
                 self.thinking = player
                 self._told()
                 seen = view(self.game, player, self.names)
+                count, step = len(self.game.pending.options), self.step()
             try:
-                choice = self.agents[player - 1].choose(seen)  # thinking without the lock: views are read meanwhile
+                late = False
+                try:
+                    with time_limit(self.bot_seconds):  # thinking without the lock: views are read meanwhile
+                        choice = self.agents[player - 1].choose(seen)
+                except OutOfTime:  # over its time: the decision goes to a random option, and the game says so
+                    choice, late = secrets.randbelow(count), True
                 with self.changed:
+                    if late:
+                        self.notes.append(f"{self.names[player]} took more than {self.bot_seconds:g} s over the "
+                                          f"decision of step {step}: a random option was taken for it")
                     self.game.apply(choice)
                     self._saved_at_the_end()
             except Exception as exc:  # a rule or the bot failed: the game stops as it was before that decision
@@ -274,6 +293,7 @@ class Hosted:
             "thinking": self.names[self.thinking] if self.thinking is not None else None,
             "can_save": self.save_to is not None,
             "error": self.error,
+            "notes": list(self.notes),
             "results": results(g, self.names) if g.over and drawn else None,
         })
         return shown
@@ -284,7 +304,7 @@ class Hosted:
                 "boards": {}, "zones": [], "counters": {}, "log": [], "decision": None, "over": self.game.over,
                 "end_reason": self.game.end_reason, "seat": player, "step": self.step(), "option_cards": [],
                 "option_places": [], "drawings": {}, "amounts": None, "forced": [], "turn": None, "thinking": None,
-                "can_save": self.save_to is not None, "error": self.error, "results": None}
+                "can_save": self.save_to is not None, "error": self.error, "notes": list(self.notes), "results": None}
 
 
 def results(game: Game, names: dict[int, str]) -> dict[str, Any]:
@@ -311,10 +331,12 @@ def _file_name(given: str) -> str:
 class Tables:
     """The rulesets a server offers, by name, and its games in play."""
 
-    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None):
-        """`saves`: the folder each game is saved in (as RULESET-ID.json), or None."""
+    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None, bot_seconds: float = BOT_SECONDS):
+        """`saves`: the folder each game is saved in (as RULESET-ID.json), or None; `bot_seconds`:
+        the time a bot has for a decision."""
         self.rulesets = dict(rulesets)
         self.saves = saves
+        self.bot_seconds = bot_seconds
         self.games: dict[str, Hosted] = {}
         self.lock = threading.Lock()
 
@@ -341,7 +363,7 @@ class Tables:
         players = request.get("players", rules.players[0])
         if type(players) is not int or players not in rules.players:
             raise BadRequest(f"{rules.name} is for {', '.join(map(str, rules.players))} players, not {players!r:.20}")
-        seats = _seats(request.get("seats"), players)
+        seats = _seats(request.get("seats"), players, self.bot_seconds)
         options = _options(rules, request.get("options"), players)
         seed = request.get("seed")
         chosen = seed is not None
@@ -353,8 +375,10 @@ class Tables:
             raise BadRequest(f"the game cannot start so: {_one_line(exc)}") from None
         # As `engine play` seeds them: a chosen seed's bots as simulate's, a secret seed's from a hash of it.
         try:
+            # An mcts seat stops searching in time and takes its best move so far (unless told sooner).
+            defaults = {**rules.bots, "mcts": {"ms": MCTS_SHARE * self.bot_seconds * 1000, **rules.bots.get("mcts", {})}}
             agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, 0),
-                                 make_human=lambda: None, defaults=rules.bots)
+                                 make_human=lambda: None, defaults=defaults)
         except (EngineError, ValueError) as exc:
             raise BadRequest(str(exc)) from None
         return self.host(game, seats, agents)
@@ -368,7 +392,7 @@ class Tables:
                     del self.games[ended]
             if len(self.games) >= MOST_GAMES:
                 raise BadRequest(f"this server holds {MOST_GAMES} games in play already", 503)
-            hosted = Hosted(game, seats, agents, save_to)
+            hosted = Hosted(game, seats, agents, save_to, self.bot_seconds)
             if save_to is None and self.saves is not None:
                 hosted.save_to = self.saves / f"{Path(game.rules.loaded_as).stem or 'game'}-{hosted.id}.json"
             self.games[hosted.id] = hosted
@@ -386,8 +410,9 @@ class Tables:
         return hosted, player
 
 
-def _seats(given: Any, players: int) -> list[str]:
-    """The seats of a request: built-in kinds only (a request runs no code), one a human."""
+def _seats(given: Any, players: int, bot_seconds: float) -> list[str]:
+    """The seats of a request: built-in kinds only (a request runs no code), one a human, each
+    parameter within SEAT_BOUNDS (and an mcts seat's ms within the time a bot has)."""
     if given is None:
         given = ["human"] + ["mcts"] * (players - 1)
     if isinstance(given, str):
@@ -401,6 +426,14 @@ def _seats(given: Any, players: int) -> list[str]:
             shown = seat if len(seat) <= 40 else seat[:40] + "..."
             raise BadRequest(f"seat '{shown}' is not a built-in kind: use human, random, greedy, mcts or scout "
                              "(a server runs no code of a request's)")
+    bounds = {**SEAT_BOUNDS, "ms": (1, bot_seconds * 1000)}
+    for seat in given:
+        shown = seat if len(seat) <= 40 else seat[:40] + "..."
+        for name, value in parse_seat(seat)[1].items():
+            low, high = bounds.get(name, (None, None))
+            if low is not None and type(value) in (int, float) and not low <= value <= high:  # text: refused as made
+                raise BadRequest(f"seat '{shown}': {name} is from {low:g} to {high:g} on this server, so that "
+                                 "a bot decides in seconds (engine simulate and engine play take more)")
     if not any(parse_seat(s)[0] == "human" for s in given):
         raise BadRequest("no human seat: a game of bots alone is for engine simulate")
     return given
