@@ -423,3 +423,82 @@ def test_an_mcts_seat_stops_its_search_in_the_time_a_bot_has():
     hosted = tables.create({**GOOD, "seats": ["human", "mcts:iterations=2000:depth=500", "mcts:iterations=2000"],
                             "seed": 3})
     assert all(getattr(a, "ms", None) == pytest.approx(160) for a in hosted.agents[1:])
+
+
+# ------------------------------------------------------------------ 5. games freed
+
+
+def aged(tables: Tables, *games) -> None:
+    """As if nobody had touched these games for a long time (and idle games were not looked for lately)."""
+    for hosted in games:
+        hosted.touched -= 10 ** 6
+    tables._swept = 0.0
+
+
+def test_a_game_nobody_touches_is_let_go_saved_and_its_pages_told(tmp_path):
+    tables = Tables({"trick_of_the_rails": ruleset("trick_of_the_rails")}, saves=tmp_path, idle=600)
+    with TestClient(create_app(tables, ["testserver"])) as client:
+        seat = new_game(client, seats=["human", "human", "human"])
+        hosted = next(iter(tables.games.values()))
+        kept = new_game(client)
+        with client.websocket_connect(f"{seat}/updates") as socket:
+            socket.receive_text()
+            aged(tables, hosted)
+            assert client.get(f"{kept}/view").status_code == 200  # any request looks for idle games
+            with pytest.raises(Exception) as closed:
+                socket.receive_text()
+            assert getattr(closed.value, "code", None) == 4410
+        assert hosted.id not in tables.games and hosted.dropped
+        assert refused(client.get(f"{seat}/view"), 404) == "no such seat"
+        (saved,) = tmp_path.glob(f"trick_of_the_rails-{hosted.id}.json")
+        assert json.loads(saved.read_text())["decisions"] == []
+        assert client.get(f"{kept}/view").status_code == 200  # touched: kept
+
+
+def test_a_server_full_of_unfinished_games_takes_new_ones_once_they_are_idle(monkeypatch):
+    monkeypatch.setattr("engine.web.tables.MOST_GAMES", 5)
+    tables = Tables({"trick_of_the_rails": ruleset("trick_of_the_rails")}, idle=600)
+    with TestClient(create_app(tables, ["testserver"])) as client:
+        for _ in range(5):
+            new_game(client)
+        assert "5 games in play" in refused(client.post("/api/games", json=GOOD), 503)
+        aged(tables, *tables.games.values())
+        new_game(client)
+        assert len(tables.games) == 1
+
+
+def test_engine_serve_takes_idle_seconds(capsys):
+    from engine.cli import main
+    assert main(["serve", "--idle", "0", str(ROOT / "rulesets" / "trick_of_the_rails.yaml")]) == 1
+    assert "--idle takes a number of seconds above 0" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ 6. no thread per waiting client
+
+
+def test_long_polls_wait_without_threads_and_delay_no_other_game(client, tables, monkeypatch):
+    """45 long polls of one seat (the issue's attack): 32 wait in the event loop, the rest are
+    answered at once; meanwhile another game's choose is answered, and no worker thread waits."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from engine.web.tables import MOST_POLLS
+    monkeypatch.setattr("engine.web.app.LONGEST_WAIT", 3.0)
+    new_game(client, seats=["human", "human", "human"])
+    (hosted,) = tables.games.values()
+    waiting = next(t for t, p in hosted.tokens.items() if p != hosted.game.pending.player)
+    other = new_game(client, seats=["human", "human", "human"])
+    other_hosted = tables.games[other.split("/")[3]]
+    deciding = next(t for t, p in other_hosted.tokens.items() if p == other_hosted.game.pending.player)
+    with ThreadPoolExecutor(45) as pool:
+        polls = [pool.submit(client.get, f"/api/games/{hosted.id}/{waiting}/view?wait=1") for _ in range(45)]
+        for _ in range(600):  # a bound against a hang: the polls reach the server
+            if hosted.polls == MOST_POLLS:
+                break
+            threading.Event().wait(0.01)
+        assert hosted.polls == MOST_POLLS
+        workers = [t for t in threading.enumerate() if "AnyIO" in t.name or "worker" in t.name.lower()]
+        chosen = client.post(f"/api/games/{other_hosted.id}/{deciding}/choose", json={"option": 0, "step": 0})
+        assert chosen.status_code == 200 and hosted.polls == MOST_POLLS  # answered while they wait
+        answers = [p.result() for p in polls]
+    assert all(a.status_code == 200 for a in answers) and hosted.polls == 0 and not hosted.listeners
+    assert len(workers) < MOST_POLLS

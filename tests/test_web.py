@@ -397,7 +397,7 @@ def test_engine_play_web_refuses_what_is_for_the_terminal(capsys, tmp_cwd, args,
     assert says in err and err.count("\n") == 1
 
 
-def test_a_full_server_lets_the_games_that_ended_go_first(tables, monkeypatch):
+def test_a_full_server_counts_the_games_in_play_only(tables, monkeypatch):
     monkeypatch.setattr("engine.web.tables.MOST_GAMES", 2)
     rules = ruleset("trick_of_the_rails")
     ended = Game(rules, 3, seed=1)
@@ -406,10 +406,15 @@ def test_a_full_server_lets_the_games_that_ended_go_first(tables, monkeypatch):
     old = tables.host(ended, ["human"] * 3, [None] * 3)
     playing = tables.host(Game(rules, 3, seed=2), ["human"] * 3, [None] * 3)
     new = tables.host(Game(rules, 3, seed=3), ["human"] * 3, [None] * 3)
-    assert set(tables.games) == {playing.id, new.id} and old.id not in tables.games
+    assert set(tables.games) == {old.id, playing.id, new.id}  # the game over does not count
     with pytest.raises(BadRequest) as refusal:
         tables.host(Game(rules, 3, seed=4), ["human"] * 3, [None] * 3)
     assert refusal.value.status == 503 and "2 games in play" in str(refusal.value)
+    while not playing.game.over:
+        playing.game.apply(0)
+    newer = tables.host(Game(rules, 3, seed=5), ["human"] * 3, [None] * 3)
+    # As many games over as in play are kept at most: the oldest of them is let go.
+    assert set(tables.games) == {playing.id, new.id, newer.id} and old.dropped
 
 
 def test_undo_takes_back_a_seats_last_decision_as_at_the_terminal(client, tables):

@@ -105,8 +105,8 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
     async def seat_view(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
         if request.query_params.get("wait") == "1":
-            await anyio.to_thread.run_sync(hosted.wait, player, LONGEST_WAIT)
-        return _answer(hosted.seat_view(player))
+            await hosted.wait(player, LONGEST_WAIT)  # in the event loop: a waiting client holds no thread
+        return _answer(await anyio.to_thread.run_sync(hosted.seat_view, player))
 
     async def choose(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
@@ -115,7 +115,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
             raise BadRequest('send {"option": N, "step": S}, N an option\'s number from 0 and S the step of the view '
                              "whose question it answers")
         await anyio.to_thread.run_sync(hosted.choose, player, body["option"], body["step"])
-        return _answer(hosted.seat_view(player))
+        return _answer(await anyio.to_thread.run_sync(hosted.seat_view, player))
 
     async def undo(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
@@ -161,6 +161,10 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
                         await socket.send_text(text)
                         sent = text
                     await event.wait()
+                    if hosted.dropped:
+                        await socket.close(code=4410, reason="the game was let go: nobody had touched it for long")
+                        tasks.cancel_scope.cancel()
+                        return
         except WebSocketDisconnect:
             pass
         finally:

@@ -15,6 +15,7 @@ import re
 import secrets
 import sys
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from ..rules import resources
 from ..rules.ruleset import Ruleset
 
 MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
+MOST_POLLS = 32  # long polls waiting on a game at once; more are answered at once
 MOST_GAMES = 200  # games in play at once (those over are let go first): a server on one's own machine needs no more
 BOT_SECONDS = 10.0  # the time a bot has for a decision on a server; past it, a random option is taken for it
 MCTS_SHARE = 0.8  # of that time, what an mcts seat searches for (then it takes its best move so far)
@@ -78,7 +80,10 @@ class Hosted:
         self.save_to = save_to
         self.bot_seconds = bot_seconds  # the time a bot has for a decision
         self.notes: list[str] = []  # what seats are told of the game besides its view: bots that were late
-        self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages told of changes
+        self.touched = time.monotonic()  # the last request of a seat's, or decision of a bot's
+        self.dropped = False  # let go by the server (idle): its pages are closed
+        self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages and polls told of changes
+        self.polls = 0  # of them, long polls
 
     def _told(self) -> None:
         """Wake whoever waits for a change: threads on the lock's condition, pages through
@@ -90,16 +95,49 @@ class Hosted:
             except RuntimeError:  # its event loop has closed (the server is stopping): nobody to tell
                 self.listeners.remove((loop, event))
 
-    def listen(self, event: asyncio.Event) -> None:
-        """Have `event` set, in the running event loop, whenever the game changes."""
+    def listen(self, event: asyncio.Event, poll: bool = False) -> bool:
+        """Have `event` set, in the running event loop, whenever the game changes: for a page's
+        websocket (at most MOST_LISTENERS, else refused) or a long poll (`poll`: at most
+        MOST_POLLS; False when there are as many already, the poll then answered at once)."""
         with self.changed:
-            if len(self.listeners) >= MOST_LISTENERS:
+            if poll:
+                if self.polls >= MOST_POLLS:
+                    return False
+                self.polls += 1
+            elif len(self.listeners) - self.polls >= MOST_LISTENERS:
                 raise BadRequest(f"this game is open in {MOST_LISTENERS} pages already", 503)
             self.listeners.append((asyncio.get_running_loop(), event))
+            return True
 
-    def unlisten(self, event: asyncio.Event) -> None:
+    def unlisten(self, event: asyncio.Event, poll: bool = False) -> None:
         with self.changed:
             self.listeners = [(loop, e) for loop, e in self.listeners if e is not event]
+            self.polls -= poll
+
+    async def wait(self, player: int, timeout: float) -> None:
+        """Return when `player` is to decide, the game is over, stopped or let go, or after
+        `timeout` seconds: a client that long-polls instead of asking again and again. It waits
+        in the event loop, holding no thread."""
+        event = asyncio.Event()
+        if not self.listen(event, poll=True):
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while True:
+                event.clear()
+                with self.changed:
+                    if not self._waiting_for_others(player):
+                        return
+                left = deadline - loop.time()
+                if left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(event.wait(), left)
+                except TimeoutError:
+                    return
+        finally:
+            self.unlisten(event, poll=True)
 
     def player_of(self, token: str) -> int | None:
         """The seat `token` stands for, compared in constant time, or None."""
@@ -109,9 +147,12 @@ class Hosted:
                 found = player
         return found
 
+    def in_play(self) -> bool:
+        """Neither over nor stopped on an error: what counts against MOST_GAMES."""
+        return not self.game.over and self.error is None
+
     def _bots_turn(self) -> bool:
-        g = self.game
-        return not g.over and self.error is None and self.agents[g.pending.player - 1] is not None
+        return self.in_play() and not self.dropped and self.agents[self.game.pending.player - 1] is not None
 
     def wake(self) -> None:
         """Let the bots play until a person is to decide (called with the lock held)."""
@@ -139,6 +180,7 @@ class Hosted:
                 except OutOfTime:  # over its time: the decision goes to a random option, and the game says so
                     choice, late = secrets.randbelow(count), True
                 with self.changed:
+                    self.touched = time.monotonic()
                     if late:
                         self.notes.append(f"{self.names[player]} took more than {self.bot_seconds:g} s over the "
                                           f"decision of step {step}: a random option was taken for it")
@@ -245,15 +287,8 @@ class Hosted:
             except SaveError as exc:  # no seat to tell: the server's terminal is
                 print(f"engine serve: {exc}", file=sys.stderr)
 
-    def wait(self, player: int, timeout: float) -> None:
-        """Return when `player` is to decide, the game is over or stopped, or after `timeout`
-        seconds: a client that long-polls instead of asking again and again."""
-        with self.changed:
-            self.changed.wait_for(lambda: not self._waiting_for_others(player), timeout)
-
     def _waiting_for_others(self, player: int) -> bool:
-        g = self.game
-        return not g.over and self.error is None and g.pending.player != player
+        return self.in_play() and not self.dropped and self.game.pending.player != player
 
     def seat_view(self, player: int) -> dict[str, Any]:
         """What seat `player` is sent: their view as a person's screen shows it (`as_dict`), the
@@ -331,12 +366,16 @@ def _file_name(given: str) -> str:
 class Tables:
     """The rulesets a server offers, by name, and its games in play."""
 
-    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None, bot_seconds: float = BOT_SECONDS):
+    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None, bot_seconds: float = BOT_SECONDS,
+                 idle: float | None = None):
         """`saves`: the folder each game is saved in (as RULESET-ID.json), or None; `bot_seconds`:
-        the time a bot has for a decision."""
+        the time a bot has for a decision; `idle`: the seconds after which a game nobody has
+        touched is let go (None: never, as for the one game of engine play --web)."""
         self.rulesets = dict(rulesets)
         self.saves = saves
         self.bot_seconds = bot_seconds
+        self.idle = idle
+        self._swept = 0.0  # when idle games were last looked for
         self.games: dict[str, Hosted] = {}
         self.lock = threading.Lock()
 
@@ -385,13 +424,17 @@ class Tables:
 
     def host(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None) -> Hosted:
         """Take a game in: its bots start if they are to decide. It is saved to `save_to`, else
-        in the server's folder of saves, if it has one."""
+        in the server's folder of saves, if it has one. Refused (503) when MOST_GAMES are in
+        play (the idle ones let go first); of the games over, the oldest are let go to hold at
+        most MOST_GAMES of them."""
+        self.let_go_idle()
         with self.lock:
-            if len(self.games) >= MOST_GAMES:  # the games that ended make room first
-                for ended in [i for i, h in self.games.items() if h.game.over or h.error is not None]:
-                    del self.games[ended]
-            if len(self.games) >= MOST_GAMES:
-                raise BadRequest(f"this server holds {MOST_GAMES} games in play already", 503)
+            ended = [i for i, h in self.games.items() if not h.in_play()]
+            for gone in ended[:max(0, len(ended) - MOST_GAMES + 1)]:
+                self._drop(gone)
+            if len(self.games) - len(ended) >= MOST_GAMES:
+                raise BadRequest(f"this server holds {MOST_GAMES} games in play already: try again once some "
+                                 "are over or left alone", 503)
             hosted = Hosted(game, seats, agents, save_to, self.bot_seconds)
             if save_to is None and self.saves is not None:
                 hosted.save_to = self.saves / f"{Path(game.rules.loaded_as).stem or 'game'}-{hosted.id}.json"
@@ -403,11 +446,37 @@ class Tables:
     def seat(self, game_id: str, token: str) -> tuple[Hosted, int]:
         """The game and seat of an address; one and the same refusal for a wrong id or token,
         which says nothing of the games there are."""
+        self.let_go_idle()
         hosted = self.games.get(game_id)
         player = hosted.player_of(token) if hosted is not None else None
         if player is None:
             raise BadRequest("no such seat", 404)
+        hosted.touched = time.monotonic()
         return hosted, player
+
+    def let_go_idle(self) -> None:
+        """Let go the games nobody has touched (a seat's request, a bot's decision) for `idle`
+        seconds: saved first where the server keeps saves, their pages told. Looked at once a
+        second at most, as requests come."""
+        now = time.monotonic()
+        if self.idle is None or now - self._swept < 1.0:
+            return
+        self._swept = now
+        with self.lock:
+            for gone in [i for i, h in self.games.items() if now - h.touched > self.idle]:
+                self._drop(gone)
+
+    def _drop(self, game_id: str) -> None:
+        """Let a game go (called with the lock held): saved if it has a file, its pages told."""
+        hosted = self.games.pop(game_id)
+        with hosted.changed:
+            hosted.dropped = True
+            if hosted.save_to is not None and hosted.in_play():
+                try:
+                    write_save(hosted.game, hosted.save_to, hosted.seats, hosted.error)
+                except SaveError as exc:  # no seat to tell: the server's terminal is
+                    print(f"engine serve: {exc}", file=sys.stderr)
+            hosted._told()
 
 
 def _seats(given: Any, players: int, bot_seconds: float) -> list[str]:
