@@ -266,6 +266,7 @@ function seatPage(game, token) {
         v.results ? results(v.results) : null,
         mine ? decision(v, mine) : null,
         el("p", { class: said ? "notice said" : "notice" }, message),
+        (v.notes || []).length ? el("ul", { class: "notes" }, v.notes.map((n) => el("li", {}, n))) : null,
         controls(v, mine),
         counters(v),
         news(v, read()))),
