@@ -43,7 +43,7 @@ MOST_REPLAYS = 50  # replays held at once (the oldest is let go for a new one)
 REPLAY_WORKERS = 2  # replays made at once; the requests of games in play never wait for them
 MOST_WAITING = 4  # replays waiting for a worker; more are refused (503) rather than queued for ever
 REPLAY_SECONDS = 30.0  # the time a replay has to be made; past it, refused (engine replay has all the time)
-MOST_DECISIONS = 20_000  # decisions of a game to replay, at most (a long Railways game has some 2,000)
+MOST_DECISIONS = 20_000  # decisions of a game to replay, at most (the longest shipped games have some 2,000)
 KEPT_EVERY = 64  # decisions between two kept copies of a replay's game, at least
 MOST_KEPT = 32  # copies of its game a replay keeps, at most: a long game's are further apart
 

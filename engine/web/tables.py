@@ -33,7 +33,7 @@ from ..rules.ruleset import Ruleset
 
 MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
 MOST_POLLS = 32  # long polls waiting on a game at once; more are answered at once
-MOST_GAMES = 200  # games in play at once (those over are let go first): a server on one's own machine needs no more
+MOST_GAMES = 200  # games in play at once (those over or stopped do not count): a server on one's own machine needs no more
 BOT_SECONDS = 10.0  # the time a bot has for a decision on a server; past it, a random option is taken for it
 MCTS_SHARE = 0.8  # of that time, what an mcts seat searches for (then it takes its best move so far)
 # A seat's parameters a request may give, from low to high: searches that end in seconds, not hours
@@ -134,7 +134,7 @@ class Hosted:
                     return
                 try:
                     await asyncio.wait_for(event.wait(), left)
-                except TimeoutError:
+                except asyncio.TimeoutError:  # TimeoutError itself from Python 3.11 on
                     return
         finally:
             self.unlisten(event, poll=True)
