@@ -14,7 +14,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_limits = threading.local()
+
+class _Limits(threading.local):
+    deadline: float | None = None  # this thread's (a class default: no missing attribute to raise on)
+
+
+_limits = _Limits()
 
 
 class OutOfTime(Exception):
@@ -25,7 +30,7 @@ class OutOfTime(Exception):
 def time_limit(seconds: float) -> Iterator[None]:
     """Checks in this thread raise OutOfTime once `seconds` have passed (a limit set inside
     another keeps the earlier deadline of the two)."""
-    outer = getattr(_limits, "deadline", None)
+    outer = _limits.deadline
     deadline = time.monotonic() + seconds
     _limits.deadline = deadline if outer is None else min(outer, deadline)
     try:
@@ -36,6 +41,6 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 def check() -> None:
     """Raise OutOfTime if this thread's time limit has passed."""
-    deadline = getattr(_limits, "deadline", None)
+    deadline = _limits.deadline
     if deadline is not None and time.monotonic() > deadline:
         raise OutOfTime()
