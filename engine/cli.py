@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import signal
 import sys
 import textwrap
@@ -344,6 +345,8 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=at_most(65535), default=None, help="the port to listen on (default: a free one)")
     sv.add_argument("--saves", metavar="FOLDER", help="save each game in FOLDER, as RULESET-ID.json, when it ends "
                     "and when a seat asks (the page's Save); without it games are not saved")
+    sv.add_argument("--idle", metavar="SECONDS", type=float, default=600.0, help="let a game go once nobody has "
+                    "touched it for SECONDS (default 600; saved first with --saves)")
     return p
 
 
@@ -988,7 +991,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rulesets[name] = load_ruleset(given)
     if args.saves is not None and not Path(args.saves).is_dir():
         raise EngineError(f"--saves {args.saves}: no such folder")
-    return web.serve(Tables(rulesets, Path(args.saves) if args.saves else None), args.port)
+    if not (args.idle > 0 and math.isfinite(args.idle)):
+        raise EngineError("--idle takes a number of seconds above 0")
+    return web.serve(Tables(rulesets, Path(args.saves) if args.saves else None, idle=args.idle), args.port)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -28,6 +28,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests 
 import uvicorn  # noqa: E402
 
 from conftest import RANDOM_PLAY, RULESETS, ruleset  # noqa: E402
+from engine.game.game import Game  # noqa: E402
 from engine.web.app import create_app  # noqa: E402
 from engine.web.tables import Tables  # noqa: E402
 
@@ -240,6 +241,33 @@ def test_undo_in_the_browser(browser, server, page):
     page.click("button.undo")
     page.wait_for_selector(".notice.said:has-text('your last decision')", timeout=WAIT_MS)
     assert page.text_content(".notice") in ("Took back your last decision.",) or "Undo refused" in page.text_content(".notice")
+
+
+def test_a_double_click_takes_one_decision(browser, server, page):
+    """Isle of Trains, where a person's turn is several decisions in a row, between two people:
+    an option clicked twice (a double-click, two clicks in one go) is one decision; the second
+    click finds the options disabled while the first is sent, and the server refuses an answer
+    to a stale step."""
+    url, tables = server
+    hosted = tables.host(Game(ruleset("isle_of_trains"), 2, seed=8), ["human", "human"], [None, None])
+    address = {p: f"{url}/play/{hosted.id}/{t}" for t, p in hosted.tokens.items()}
+    shown = None
+    for twice in ("dblclick", "script") * 4:
+        if shown != hosted.game.pending.player:
+            shown = hosted.game.pending.player
+            page.goto(address[shown])
+        assert settled(page) == "mine"
+        drawn = page.get_attribute("#app", "data-drawn")
+        before = len(hosted.game.decisions)
+        target = ".options button, .card.option"
+        if twice == "dblclick":
+            page.locator(target).first.dblclick()
+        else:
+            page.evaluate(f"() => {{ const b = document.querySelector({target!r}); b.click(); b.click(); }}")
+        page.wait_for_selector(f"#app:not([data-drawn='{drawn}']):not(.busy)", state="attached", timeout=WAIT_MS)
+        page.wait_for_selector(".status.mine, .status:has-text('Waiting')", timeout=WAIT_MS)
+        assert len(hosted.game.decisions) == before + 1, f"{twice}: one option clicked twice took two decisions"
+        assert "step" not in page.text_content(".notice"), "the second click was sent (and refused by the server)"
 
 
 def test_a_designer_watches_a_simulated_game_move_by_move(browser, server, page, tmp_path):

@@ -149,3 +149,26 @@ def test_undo_at_the_terminal(pairs):
     assert "Took back your last decision." in proc.stdout
     after = proc.stdout.split("Took back your last decision.")[1]
     assert after.index("P1 (human) lays Bell") < after.index("P1 (human) lays Ace"), "Bell now, Ace next round"
+
+
+def test_the_history_keeps_few_copies_and_puts_back_any_mark_exactly():
+    """A long game keeps a copy of its first mark and of its last few only (not one a decision);
+    any older mark is reached again by taking the decisions after the first one again."""
+    import random
+
+    from conftest import ruleset
+    from engine.players.undo import KEPT_COPIES
+    game = Game(ruleset("trick_of_the_rails"), 3, seed=4)
+    history = UndoHistory({1, 2, 3})
+    rng, digests = random.Random(4), []
+    while not game.over and len(digests) < 80:
+        history.mark(game)
+        digests.append((len(game.decisions), game.digest()))
+        game.apply(rng.randrange(len(game.pending.options)))
+    n = len(history.marks)
+    assert n == len(digests) > 3 * KEPT_COPIES
+    assert sum(m.game is not None for m in history.marks) == KEPT_COPIES + 1 and history.marks[0].game is not None
+    for i in (0, 1, n // 2, n - KEPT_COPIES - 1, n - 1):  # from the first copy, replayed, and from one of its own
+        again = game.clone()
+        history._put_back(again, history.marks[i])
+        assert (len(again.decisions), again.digest()) == digests[i]

@@ -56,6 +56,11 @@ def api(url: str) -> str:
     return "/api/games/" + url[len("/play/"):]
 
 
+def choose(client, seat: str, option: int):
+    """The seat's answer `option` to the question of its view now (its step)."""
+    return client.post(f"{seat}/choose", json={"option": option, "step": client.get(f"{seat}/view").json()["step"]})
+
+
 def my_turn(client, seat: str) -> dict:
     """The seat's view once it is to decide (or the game is over): the server waits for its bots."""
     while True:
@@ -92,7 +97,7 @@ def test_a_person_plays_each_shipped_ruleset_against_bots(client, tables, name):
         assert v["you"] == "P1 (human)" and v["seat"] == 1 and v["decision"]["player"] == "P1 (human)"
         assert len(v["option_cards"]) == len(v["decision"]["options"])
         mine.append(len(hosted.game.decisions))  # the bots wait for this seat now
-        answer = client.post(f"{seat}/choose", json={"option": 0})
+        answer = client.post(f"{seat}/choose", json={"option": 0, "step": v["step"]})
         assert answer.status_code == 200, answer.text
         assert str(hosted.game.seed) not in answer.text  # the seed is secret
     assert mine and [hosted.game.decisions[i] for i in mine] == [0] * len(mine)
@@ -105,13 +110,13 @@ def test_a_whole_trick_of_the_rails_game_through_the_api(client, tables):
         v = my_turn(client, seat)
         if v["over"]:
             break
-        assert client.post(f"{seat}/choose", json={"option": 0}).status_code == 200
+        assert client.post(f"{seat}/choose", json={"option": 0, "step": v["step"]}).status_code == 200
     assert v["over"] and tables.games[made["id"]].game.over
     results = v["results"]
     assert [p["player"] for p in results["players"]] == ["P1 (human)", "P2 (random)", "P3 (scout)"]
     assert results["winners"] and set(results["winners"]) <= {p["player"] for p in results["players"]}
     assert "seed" not in json.dumps(results).lower()
-    assert "game is over" in refused(client.post(f"{seat}/choose", json={"option": 0}), 409)
+    assert "game is over" in refused(client.post(f"{seat}/choose", json={"option": 0, "step": v["step"]}), 409)
 
 
 def test_a_chosen_seed_plays_the_same_game(client, tables):
@@ -121,8 +126,8 @@ def test_a_chosen_seed_plays_the_same_game(client, tables):
         made = new_game(client, ruleset="trick_of_the_rails", players=3, seats=["human", "random", "random"], seed=7)
         seat = api(made["seats"][0]["url"])
         for _ in range(6):
-            my_turn(client, seat)
-            client.post(f"{seat}/choose", json={"option": 0})
+            v = my_turn(client, seat)
+            client.post(f"{seat}/choose", json={"option": 0, "step": v["step"]})
         my_turn(client, seat)
         games.append(tables.games[made["id"]].game)
     assert games[0].decisions == games[1].decisions and games[0].digest() == games[1].digest()
@@ -146,7 +151,7 @@ def test_hot_seat_one_address_a_person_and_no_seat_sees_another(client, tables):
     # The one who is not to decide is refused, and the game is as it was.
     waiting = second if hosted.game.pending.player != 2 else first
     before = hosted.game.digest()
-    assert "not your turn" in refused(client.post(f"{waiting}/choose", json={"option": 0}), 409)
+    assert "not your turn" in refused(choose(client, waiting, 0), 409)
     assert hosted.game.digest() == before
 
 
@@ -209,7 +214,7 @@ def test_several_games_at_once(client, tables):
     for seat in seats:
         my_turn(client, seat)
     other = client.get(f"{seats[1]}/view").content
-    assert client.post(f"{seats[0]}/choose", json={"option": 0}).status_code == 200
+    assert choose(client, seats[0], 0).status_code == 200
     assert client.get(f"{seats[1]}/view").content == other
     # A seat's token is its game's only.
     token = made[0]["seats"][0]["url"].rsplit("/", 1)[1]
@@ -247,20 +252,26 @@ def test_a_seat_of_a_file_is_refused_and_the_file_never_runs(client, tmp_path):
     assert "not a built-in kind" in says and not marker.exists()
 
 
+STEP = object()  # the step of the seat's view
+
+
 @pytest.mark.parametrize("body, status, says", [
-    ({"option": 99}, 400, "option 99 is not one of 0 to"),
-    ({"option": -1}, 400, "option -1 is not one of 0 to"),
-    ({"option": "0"}, 400, "as a whole number"),
-    ({"option": 1.0}, 400, "as a whole number"),
-    ({"option": True}, 400, "as a whole number"),
-    ({"choice": 0}, 400, 'send {"option": N}'),
+    ({"option": 99, "step": STEP}, 400, "option 99 is not one of 0 to"),
+    ({"option": -1, "step": STEP}, 400, "option -1 is not one of 0 to"),
+    ({"option": "0", "step": STEP}, 400, "as a whole number"),
+    ({"option": 1.0, "step": STEP}, 400, "as a whole number"),
+    ({"option": True, "step": STEP}, 400, "as a whole number"),
+    ({"choice": 0}, 400, 'send {"option": N, "step": S}'),
+    ({"option": 0}, 400, 'send {"option": N, "step": S}'),
+    ({"option": 0, "step": "0"}, 400, "the step of the question answered"),
 ])
 def test_a_bad_choice_is_refused_and_the_game_is_as_it_was(client, tables, body, status, says):
     made = new_game(client, **GOOD)
     seat = api(made["seats"][0]["url"])
-    my_turn(client, seat)
+    v = my_turn(client, seat)
     game = tables.games[made["id"]].game
     before, decisions = game.digest(), list(game.decisions)
+    body = {k: v["step"] if value is STEP else value for k, value in body.items()}
     assert says in refused(client.post(f"{seat}/choose", json=body), status)
     assert game.digest() == before and game.decisions == decisions
 
@@ -268,16 +279,17 @@ def test_a_bad_choice_is_refused_and_the_game_is_as_it_was(client, tables, body,
 def test_malformed_json_is_refused_in_one_line(client):
     made = new_game(client, **GOOD)
     seat = api(made["seats"][0]["url"])
-    assert "not JSON" in refused(client.post("/api/games", content=b"{ruleset: railways"), 400)
-    assert "not JSON" in refused(client.post(f"{seat}/choose", content=b"{\"option\": "), 400)
-    assert "larger than" in refused(client.post("/api/games", content=b" " * 100_000), 413)
+    sent = {"content-type": "application/json"}
+    assert "not JSON" in refused(client.post("/api/games", content=b"{ruleset: railways", headers=sent), 400)
+    assert "not JSON" in refused(client.post(f"{seat}/choose", content=b"{\"option\": ", headers=sent), 400)
+    assert "larger than" in refused(client.post("/api/games", content=b" " * 100_000, headers=sent), 413)
 
 
 def test_a_wrong_token_or_game_says_nothing_of_the_games_there_are(client):
     made = new_game(client, **GOOD)
     game, token = made["seats"][0]["url"].split("/")[2:]
     wrong = [client.get(f"/api/games/{game}/{token[:-1]}x/view"), client.get(f"/api/games/nogame/{token}/view"),
-             client.get("/api/games/nogame/x/view"), client.post(f"/api/games/{game}/x/choose", json={"option": 0})]
+             client.get("/api/games/nogame/x/view"), client.post(f"/api/games/{game}/x/choose", json={"option": 0, "step": 0})]
     assert {refused(w, 404) for w in wrong} == {"no such seat"}
     assert len({w.content for w in wrong}) == 1
 
@@ -385,7 +397,7 @@ def test_engine_play_web_refuses_what_is_for_the_terminal(capsys, tmp_cwd, args,
     assert says in err and err.count("\n") == 1
 
 
-def test_a_full_server_lets_the_games_that_ended_go_first(tables, monkeypatch):
+def test_a_full_server_counts_the_games_in_play_only(tables, monkeypatch):
     monkeypatch.setattr("engine.web.tables.MOST_GAMES", 2)
     rules = ruleset("trick_of_the_rails")
     ended = Game(rules, 3, seed=1)
@@ -394,10 +406,15 @@ def test_a_full_server_lets_the_games_that_ended_go_first(tables, monkeypatch):
     old = tables.host(ended, ["human"] * 3, [None] * 3)
     playing = tables.host(Game(rules, 3, seed=2), ["human"] * 3, [None] * 3)
     new = tables.host(Game(rules, 3, seed=3), ["human"] * 3, [None] * 3)
-    assert set(tables.games) == {playing.id, new.id} and old.id not in tables.games
+    assert set(tables.games) == {old.id, playing.id, new.id}  # the game over does not count
     with pytest.raises(BadRequest) as refusal:
         tables.host(Game(rules, 3, seed=4), ["human"] * 3, [None] * 3)
     assert refusal.value.status == 503 and "2 games in play" in str(refusal.value)
+    while not playing.game.over:
+        playing.game.apply(0)
+    newer = tables.host(Game(rules, 3, seed=5), ["human"] * 3, [None] * 3)
+    # As many games over as in play are kept at most: the oldest of them is let go.
+    assert set(tables.games) == {playing.id, new.id, newer.id} and old.dropped
 
 
 def test_undo_takes_back_a_seats_last_decision_as_at_the_terminal(client, tables):
@@ -408,7 +425,7 @@ def test_undo_takes_back_a_seats_last_decision_as_at_the_terminal(client, tables
     said = client.post(f"{seat}/undo").json()["message"]
     assert said == "There is no decision of yours to take back yet."
     before = game.digest()
-    client.post(f"{seat}/choose", json={"option": 1})
+    choose(client, seat, 1)
     my_turn(client, seat)
     assert game.digest() != before
     answer = client.post(f"{seat}/undo")
@@ -444,7 +461,7 @@ def test_save_writes_on_the_server_and_the_record_waits_for_the_end(client, tmp_
         for _ in range(MOST_DECISIONS):
             if my_turn(c, seat)["over"]:
                 break
-            c.post(f"{seat}/choose", json={"option": 0})
+            choose(c, seat, 0)
         record = c.get(f"{seat}/record")
         assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
         assert record.json()["result"] == json.loads(saved.read_text())["result"]  # saved again at the end
@@ -467,7 +484,7 @@ def test_the_page_is_pushed_each_change_through_a_websocket(client, tables):
     with client.websocket_connect(f"{seats[watcher]}/updates") as socket:
         first = socket.receive_text()
         assert first == client.get(f"{seats[watcher]}/view").text  # the same bytes as the view
-        assert client.post(f"{seats[deciding]}/choose", json={"option": 0}).status_code == 200
+        assert choose(client, seats[deciding], 0).status_code == 200
         pushed = socket.receive_text()
         assert pushed != first and pushed == encode(hosted.seat_view(watcher))
     for _ in range(600):  # a page that went is let go (by the server's task, soon after)
@@ -492,5 +509,5 @@ def test_a_page_whose_event_loop_closed_does_not_stop_the_game(tables):
     hosted.listeners.append((loop, event))
     loop.close()
     player = game.pending.player
-    hosted.choose(player, 0)  # tells its listeners: the closed one is let go, the decision stands
+    hosted.choose(player, 0, 0)  # tells its listeners: the closed one is let go, the decision stands
     assert len(game.decisions) == 1 and not hosted.listeners

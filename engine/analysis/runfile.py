@@ -181,6 +181,9 @@ def replay_record(ruleset: Ruleset, run: Any, record: Any, where: str) -> Game:
     if "error" in record or "late" in record:
         raise EngineError(f"{where}: game {number} " + ("failed; replay it with the command of its record"
                           if "error" in record else "had bots over their time limit: it cannot be played again"))
+    decisions = record.get("decisions")
+    if type(decisions) is not int or decisions < 0 or (record.get("end_reason") == DECISION_CAP and decisions != cap):
+        raise EngineError(f"{where}: game {number}'s record is damaged (its decisions, its end reason)")
     try:
         resolved = ruleset.resolve_options({k: str(v) for k, v in options.items()}, players)
     except ValueError as exc:
@@ -189,7 +192,10 @@ def replay_record(ruleset: Ruleset, run: Any, record: Any, where: str) -> Game:
         raise EngineError(f"{where}: {ruleset.name} is for {', '.join(map(str, ruleset.players))} players, not {players}")
     if record.get("seed") != game_seed(seed, number - 1):
         raise EngineError(f"{where}: game {number}'s seed is not the one the run's seed gives it")
-    spec = RunSpec(ruleset.loaded_as, players, seats, resolved, seed, cap, list(ruleset.extensions), ruleset.digest)
+    # Played no further than its record says it went: a game that would go on past it does not
+    # reproduce, whatever it does then (one that random players never end, under no cap, stops).
+    spec = RunSpec(ruleset.loaded_as, players, seats, resolved, seed, decisions if cap is None else min(cap, decisions),
+                   list(ruleset.extensions), ruleset.digest)
     game = replay_game(ruleset, spec, number)
     if (record.get("decisions"), record.get("scores"), record.get("end_reason")) != (
             len(game.decisions), {str(p): v for p, v in game.scores().items()},

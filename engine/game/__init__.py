@@ -7,6 +7,8 @@
   everything the player observed, by replaying the history;
 - saves.py: saved games, replayed from their seed and decisions and checked against their state;
 - seeds.py: a game's secret seed and the bots' seeds derived from it;
+- clock.py: a time limit on a thread's work (a bot's decision, a replay on a server), checked
+  at each decision applied and each world dealt;
 - why.py: why a thing is not among a person's options (`PlayerView.why`), worked out on request
   on a copy of the game, saying only what they may see;
 - trial.py: a new game of each size shown to every seat, for `engine validate`;

@@ -26,6 +26,7 @@ from ..core.values import Copier, Decoder, Encoder, frozen, shareable, spell
 from ..lang.compiler import evaluate, locate
 from ..rules import scoring
 from ..rules.ruleset import Ruleset
+from .clock import check as check_clock
 
 MAX_FRAMES = 5_000  # procedures and triggers running at once (inside each other)
 CHECKPOINT_EVERY = 100  # decisions between the copies a failed move is restored from
@@ -149,7 +150,9 @@ class Game:
         return list(range(len(self.pending.options))) if self.pending else []
 
     def apply(self, index: int) -> None:
-        """Take option `index` of the pending decision. A refused move changes nothing."""
+        """Take option `index` of the pending decision. A refused move changes nothing. Work
+        under a time limit (a search, a replay: clock.py) stops here once it is spent."""
+        check_clock()
         if self.over or self.pending is None:
             raise IllegalMove("the game is over; no more decisions")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.pending.options):

@@ -25,6 +25,7 @@ from ..core.values import Lambda
 from ..lang.builtins import describe
 from ..lang.compiler import evaluate
 from . import belief, why
+from .clock import check as check_clock
 from .game import Game, LogEntry
 
 
@@ -222,6 +223,7 @@ class PlayerView:
         to make)."""
         if self.player is None:
             raise IllegalMove("world() is for a player's view; the referee has the game itself")
+        check_clock()  # a search deals a world for each line it looks at: its time limit is checked here
         world = belief.world(_game_of(self), self.player, seed, log, observed)
         world.keep_log = world.rewind = False
         world.arrange = None

@@ -5,6 +5,10 @@ could see. Undo puts the game back at their previous decision, unless a card the
 see has been shown to them since (on the table or in a log line): deciding again knowing it
 would not be fair, so undo is refused and says why. It is refused too when it would take
 back another person's decision (two people at one terminal).
+
+The history holds few copies of the game, whatever the game's length: one of the position at
+its first mark, and one for each of the last KEPT_COPIES marks. An older mark is reached from
+the first copy by taking again the decisions after it, as a save is replayed.
 """
 from __future__ import annotations
 
@@ -24,11 +28,14 @@ class TakeBack(Exception):
         self.reply = reply
 
 
+KEPT_COPIES = 4  # the last marks that keep a copy of the game (an undo or two is taken at once)
+
+
 @dataclass
 class Mark:
     player: int
     decisions: int
-    game: Game
+    game: Game | None  # a copy of the game at this mark, for the first and the last KEPT_COPIES
     seen: frozenset[int]
     log_length: int
 
@@ -52,6 +59,18 @@ class UndoHistory:
         if self.marks and self.marks[-1].decisions == len(game.decisions):
             self.marks.pop()  # asked again at the same point (after a refused undo)
         self.marks.append(Mark(player, len(game.decisions), game.clone(), _seen(game, player), len(game.log)))
+        if len(self.marks) > KEPT_COPIES + 1:
+            self.marks[-KEPT_COPIES - 1].game = None  # the first mark keeps its copy: the others are replayed from it
+
+    def _put_back(self, game: Game, mark: Mark) -> None:
+        """Put `game` back at `mark`: its copy, or the first mark's and the decisions after it."""
+        if mark.game is not None:
+            game.restore(mark.game)
+            return
+        first, decisions = self.marks[0], list(game.decisions)
+        game.restore(first.game)
+        for index in decisions[first.decisions:mark.decisions]:
+            game.apply(index)
 
     def take_back(self, game: Game) -> str:
         """Put `game` back at its deciding person's previous decision; say what happened."""
@@ -68,7 +87,7 @@ class UndoHistory:
         if revealed:
             return (f"Undo refused: since your last decision you have seen {', '.join(revealed)}, "
                     "which you could not see before; deciding again knowing it would not be fair.")
-        game.restore(self.marks[previous].game)
+        self._put_back(game, self.marks[previous])
         del self.marks[previous:]
         return "Took back your last decision."
 

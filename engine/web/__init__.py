@@ -4,6 +4,8 @@
   and what a seat is sent (its view, and nothing that goes around it);
 - replays.py: games watched again, a save or a run file's game stepped through decision by
   decision as any seat or the referee (`engine replay --web`, POST /api/replays);
+- guard.py: what every request passes first: this machine's names only, no change from another
+  site's page, JSON bodies only, every refusal and failure one line of JSON;
 - app.py: the JSON API and the page (static/: plain HTML, JavaScript and CSS, no build step),
   served on 127.0.0.1.
 

@@ -19,16 +19,16 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import EngineError
 from ..core.text import finite
+from .guard import Guard, JsonH11Protocol
 from .replays import Replay, Replays
-from .tables import BadRequest, Tables
+from .tables import BadRequest, Tables, public
 
 STATIC = Path(str(files("engine.web").joinpath("static")))
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
@@ -53,7 +53,7 @@ def _answer(data: Any, status: int = 200) -> Response:
 
 
 def _error(message: str, status: int) -> Response:
-    return _answer({"error": message}, status)
+    return _answer({"error": public(message)}, status)
 
 
 async def _body(request: Request, most: int = MOST_BODY) -> Any:
@@ -61,16 +61,24 @@ async def _body(request: Request, most: int = MOST_BODY) -> Any:
     if told.isdigit() and int(told) > most:  # refused before it is read
         raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
     raw = bytearray()
-    async for chunk in request.stream():  # a request that does not tell its length is cut off too
-        raw += chunk
-        if len(raw) > most:
-            raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
     try:
-        return json.loads(bytes(raw))
-    except (ValueError, UnicodeDecodeError) as exc:
+        async for chunk in request.stream():  # a request that does not tell its length is cut off too
+            raw += chunk
+            if len(raw) > most:
+                raise BadRequest(f"the request is larger than {most // 1024} KB", 413)
+    except ClientDisconnect:  # it stopped mid-upload: nobody reads the answer
+        raise BadRequest("the request was not sent whole") from None
+    try:
+        data = json.loads(bytes(raw))
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate ("\\ud800") is no text
+    except UnicodeError:
+        raise BadRequest("the request is not JSON this server reads: it holds text that is not Unicode "
+                         "(a lone surrogate)") from None
+    except ValueError as exc:
         raise BadRequest(f"the request is not JSON: {exc}") from None
     except RecursionError:
         raise BadRequest("the request is not JSON this server reads: it is nested too deep") from None
+    return data
 
 
 async def _until_closed(socket: WebSocket, scope: anyio.CancelScope) -> None:
@@ -97,20 +105,24 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
     async def seat_view(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
         if request.query_params.get("wait") == "1":
-            await anyio.to_thread.run_sync(hosted.wait, player, LONGEST_WAIT)
-        return _answer(hosted.seat_view(player))
+            await hosted.wait(player, LONGEST_WAIT)  # in the event loop: a waiting client holds no thread
+        return _answer(await anyio.to_thread.run_sync(hosted.seat_view, player))
 
     async def choose(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
         body = await _body(request)
-        if not isinstance(body, dict) or set(body) != {"option"}:
-            raise BadRequest('send {"option": N}, N an option\'s number from 0')
-        await anyio.to_thread.run_sync(hosted.choose, player, body["option"])
-        return _answer(hosted.seat_view(player))
+        if not isinstance(body, dict) or set(body) != {"option", "step"}:
+            raise BadRequest('send {"option": N, "step": S}, N an option\'s number from 0 and S the step of the view '
+                             "whose question it answers")
+        await anyio.to_thread.run_sync(hosted.choose, player, body["option"], body["step"])
+        return _answer(await anyio.to_thread.run_sync(hosted.seat_view, player))
 
     async def undo(request: Request) -> Response:
         hosted, player = tables.seat(request.path_params["game"], request.path_params["token"])
-        reply = await anyio.to_thread.run_sync(hosted.undo, player)
+        body = await _body(request) if request.headers.get("content-type") else {}
+        if not isinstance(body, dict) or not set(body) <= {"step"} or type(body.get("step", 0)) is not int:
+            raise BadRequest('send nothing, or {"step": S}, S the step of the view on which undo was asked')
+        reply = await anyio.to_thread.run_sync(hosted.undo, player, body.get("step"))
         return _answer({"message": reply, "view": hosted.seat_view(player)})
 
     async def save(request: Request) -> Response:
@@ -149,6 +161,10 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
                         await socket.send_text(text)
                         sent = text
                     await event.wait()
+                    if hosted.dropped:
+                        await socket.close(code=4410, reason="the game was let go: nobody had touched it for long")
+                        tasks.cancel_scope.cancel()
+                        return
         except WebSocketDisconnect:
             pass
         finally:
@@ -156,7 +172,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
 
     async def new_replay(request: Request) -> Response:
         body = await _body(request, MOST_REPLAY_BODY)
-        made = await anyio.to_thread.run_sync(replays.create, body)  # a run's game is played again by its bots
+        made = await replays.make(body)  # a run's game is played again by its bots, in the replays' own pool
         return _answer(_replay_answer(made), 201)
 
     async def replay_view(request: Request) -> Response:
@@ -183,10 +199,6 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
         assert isinstance(exc, HTTPException)
         return _error(exc.detail if exc.status_code != 404 else "no such page", exc.status_code)
 
-    async def failed(request: Request, exc: Exception) -> Response:
-        text = str(exc) if isinstance(exc, EngineError) else type(exc).__name__
-        return _error("the server failed: " + " ".join(text.split()), 500)
-
     routes = [
         Route("/", page),
         Route("/play/{game}/{token}", page),
@@ -203,8 +215,8 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{replay}/view", replay_view),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOCAL_HOSTS)],
-                     exception_handlers={BadRequest: refused, HTTPException: http_error, Exception: failed})
+    return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts or LOCAL_HOSTS)],
+                     exception_handlers={BadRequest: refused, HTTPException: http_error})
 
 
 def _replay_answer(made: Replay) -> dict[str, Any]:
@@ -230,6 +242,7 @@ def serve(tables: Tables, port: int | None, seats: list[tuple[str, str]] = (),
     print(f"engine serve: open {url} in a browser (Ctrl-C stops the server)", flush=True)
     for seat, path in seats:
         print(f"  {seat}: {url}{path}", flush=True)
-    config = uvicorn.Config(create_app(tables, replays=replays), log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(tables, replays=replays), log_level="warning", access_log=False,
+                            http=JsonH11Protocol)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

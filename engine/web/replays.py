@@ -19,14 +19,17 @@ holds a few copies of its game, not one a decision.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from ..analysis.runfile import replay_record
 from ..core.errors import EngineError, suggest
+from ..game.clock import OutOfTime, time_limit
 from ..game.game import Game
 from ..game.saves import check_save, not_reproduced, replayed
 from ..game.view import view
@@ -36,6 +39,11 @@ from ..rules.ruleset import Ruleset
 from .tables import BadRequest, results
 
 MOST_REPLAYS = 50  # replays held at once (the oldest is let go for a new one)
+# Making a replay plays a game again (a run's by its bots): in a pool of its own, within a budget.
+REPLAY_WORKERS = 2  # replays made at once; the requests of games in play never wait for them
+MOST_WAITING = 4  # replays waiting for a worker; more are refused (503) rather than queued for ever
+REPLAY_SECONDS = 30.0  # the time a replay has to be made; past it, refused (engine replay has all the time)
+MOST_DECISIONS = 20_000  # decisions of a game to replay, at most (the longest shipped games have some 2,000)
 KEPT_EVERY = 64  # decisions between two kept copies of a replay's game, at least
 MOST_KEPT = 32  # copies of its game a replay keeps, at most: a long game's are further apart
 
@@ -129,12 +137,36 @@ def _whole(text: str, name: str) -> int:
 
 
 class Replays:
-    """The replays a server holds, by id, and the rulesets it replays games of."""
+    """The replays a server holds, by id, and the rulesets it replays games of; the workers that
+    make them, within their budget of time and decisions."""
 
     def __init__(self, rulesets: dict[str, Ruleset]):
         self.rulesets = rulesets
         self.held: dict[str, Replay] = {}
         self.lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(REPLAY_WORKERS, thread_name_prefix="replays")
+        self.waiting = 0  # requests given to the pool and not yet done
+
+    async def make(self, request: Any) -> Replay:
+        """`create`, in the replays' pool, within REPLAY_SECONDS; refused (503) when MOST_WAITING
+        requests wait already, and (422) when the time is spent."""
+        with self.lock:
+            if self.waiting >= REPLAY_WORKERS + MOST_WAITING:
+                raise BadRequest("the server is making other replays: try again in a moment", 503)
+            self.waiting += 1
+        try:
+            return await asyncio.wrap_future(self.pool.submit(self._timed, request))
+        finally:
+            with self.lock:
+                self.waiting -= 1
+
+    def _timed(self, request: Any) -> Replay:
+        try:
+            with time_limit(REPLAY_SECONDS):
+                return self.create(request)
+        except OutOfTime:
+            raise BadRequest(f"the game took more than {REPLAY_SECONDS:g} s to play again, this server's budget: "
+                             "replay it with engine replay", 422) from None
 
     def hold(self, replay: Replay) -> Replay:
         """Keep `replay`, letting the oldest go if the server holds MOST_REPLAYS."""
@@ -188,6 +220,9 @@ class Replays:
 
     def _from_save(self, data: Any) -> Replay:
         save = check_save(data, "the save")
+        if len(save["decisions"]) > MOST_DECISIONS:
+            raise BadRequest(f"the save has {len(save['decisions'])} decisions, more than the {MOST_DECISIONS} this "
+                             "server replays: replay it with engine replay", 422)
         rules = self._ruleset(save["ruleset"], save.get("ruleset_sha256"), "save")
         if not save.get("ruleset_sha256") and [Path(e).stem for e in save.get("extensions", [])] != \
                 [Path(e).stem for e in rules.extensions]:  # older saves: their card files at least
@@ -202,5 +237,9 @@ class Replays:
         if not isinstance(run, dict):
             raise BadRequest('run: a run file\'s first line, {"run": {...}}')
         rules = self._ruleset(run.get("ruleset"), run.get("digest"), "run")
+        decisions = record.get("decisions") if isinstance(record, dict) else None
+        if type(decisions) is int and decisions > MOST_DECISIONS:
+            raise BadRequest(f"the game has {decisions} decisions, more than the {MOST_DECISIONS} this server "
+                             "replays: replay it with engine replay", 422)
         game = replay_record(rules, run, record, "the run")
         return Replay(game, run["seats"], replay_seat(game.over, run["seats"]))

@@ -11,24 +11,45 @@ lock, and a decision that is refused leaves the game as it was.
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import sys
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import EngineError, suggest
+from ..game.clock import OutOfTime, time_limit
 from ..game.game import Game
-from ..game.saves import SaveError, save_data, write_save
+from ..game.saves import DIGEST, SaveError, content_digest, save_data, write_save
 from ..game.seeds import SEED_LIMIT, bots_seed, secret_seed
 from ..game.view import view
 from ..players.agents import Agent, built_in, make_agents, parse_seat
 from ..players.undo import UndoHistory
+from ..rules import resources
 from ..rules.ruleset import Ruleset
 
 MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
-MOST_GAMES = 200  # games held at once (those over are let go first): a server on one's own machine needs no more
+MOST_POLLS = 32  # long polls waiting on a game at once; more are answered at once
+MOST_GAMES = 200  # games in play at once (those over or stopped do not count): a server on one's own machine needs no more
+BOT_SECONDS = 10.0  # the time a bot has for a decision on a server; past it, a random option is taken for it
+MCTS_SHARE = 0.8  # of that time, what an mcts seat searches for (then it takes its best move so far)
+# A seat's parameters a request may give, from low to high: searches that end in seconds, not hours
+# (engine simulate and engine play take more). depth 0, "no limit", is not among them.
+SEAT_BOUNDS = {"iterations": (1, 2000), "worlds": (1, 32), "tries": (1, 32), "steps": (1, 100), "lines": (1, 100),
+               "playouts": (0, 1000), "further": (0, 8), "depth": (1, 500), "c": (0, 10), "score_weight": (0, 1)}
+
+
+# A folder of an absolute path (POSIX or Windows), not one of a relative path such as ../rules/
+_FOLDERS = re.compile(r"(?<![\w.~])(?:[A-Za-z]:)?[\\/](?:[^\s\\/:'\"()<>]+[\\/])+")
+
+
+def public(text: str) -> str:
+    """`text` in one line without the folders of absolute paths: a file is named by its name
+    alone (rules.yaml:12:3), so that nothing a client reads tells how the server's disk is laid out."""
+    return " ".join(_FOLDERS.sub("", text).split())
 
 
 class BadRequest(EngineError):
@@ -43,7 +64,8 @@ class Hosted:
     """One game in play: its seats, their tokens, the thread its bots play in, the positions its
     people decided at (for undo, as at the terminal) and the file it is saved to, if any."""
 
-    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None):
+    def __init__(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None,
+                 bot_seconds: float = BOT_SECONDS):
         self.id = secrets.token_urlsafe(9)
         self.game = game
         self.seats = seats
@@ -56,7 +78,12 @@ class Hosted:
         self.worker: threading.Thread | None = None
         self.history = UndoHistory(set(self.tokens.values()))
         self.save_to = save_to
-        self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages told of changes
+        self.bot_seconds = bot_seconds  # the time a bot has for a decision
+        self.notes: list[str] = []  # what seats are told of the game besides its view: bots that were late
+        self.touched = time.monotonic()  # the last request of a seat's, or decision of a bot's
+        self.dropped = False  # let go by the server (idle): its pages are closed
+        self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages and polls told of changes
+        self.polls = 0  # of them, long polls
 
     def _told(self) -> None:
         """Wake whoever waits for a change: threads on the lock's condition, pages through
@@ -68,16 +95,49 @@ class Hosted:
             except RuntimeError:  # its event loop has closed (the server is stopping): nobody to tell
                 self.listeners.remove((loop, event))
 
-    def listen(self, event: asyncio.Event) -> None:
-        """Have `event` set, in the running event loop, whenever the game changes."""
+    def listen(self, event: asyncio.Event, poll: bool = False) -> bool:
+        """Have `event` set, in the running event loop, whenever the game changes: for a page's
+        websocket (at most MOST_LISTENERS, else refused) or a long poll (`poll`: at most
+        MOST_POLLS; False when there are as many already, the poll then answered at once)."""
         with self.changed:
-            if len(self.listeners) >= MOST_LISTENERS:
+            if poll:
+                if self.polls >= MOST_POLLS:
+                    return False
+                self.polls += 1
+            elif len(self.listeners) - self.polls >= MOST_LISTENERS:
                 raise BadRequest(f"this game is open in {MOST_LISTENERS} pages already", 503)
             self.listeners.append((asyncio.get_running_loop(), event))
+            return True
 
-    def unlisten(self, event: asyncio.Event) -> None:
+    def unlisten(self, event: asyncio.Event, poll: bool = False) -> None:
         with self.changed:
             self.listeners = [(loop, e) for loop, e in self.listeners if e is not event]
+            self.polls -= poll
+
+    async def wait(self, player: int, timeout: float) -> None:
+        """Return when `player` is to decide, the game is over, stopped or let go, or after
+        `timeout` seconds: a client that long-polls instead of asking again and again. It waits
+        in the event loop, holding no thread."""
+        event = asyncio.Event()
+        if not self.listen(event, poll=True):
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while True:
+                event.clear()
+                with self.changed:
+                    if not self._waiting_for_others(player):
+                        return
+                left = deadline - loop.time()
+                if left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(event.wait(), left)
+                except asyncio.TimeoutError:  # TimeoutError itself from Python 3.11 on
+                    return
+        finally:
+            self.unlisten(event, poll=True)
 
     def player_of(self, token: str) -> int | None:
         """The seat `token` stands for, compared in constant time, or None."""
@@ -87,9 +147,12 @@ class Hosted:
                 found = player
         return found
 
+    def in_play(self) -> bool:
+        """Neither over nor stopped on an error: what counts against MOST_GAMES."""
+        return not self.game.over and self.error is None
+
     def _bots_turn(self) -> bool:
-        g = self.game
-        return not g.over and self.error is None and self.agents[g.pending.player - 1] is not None
+        return self.in_play() and not self.dropped and self.agents[self.game.pending.player - 1] is not None
 
     def wake(self) -> None:
         """Let the bots play until a person is to decide (called with the lock held)."""
@@ -108,9 +171,19 @@ class Hosted:
                 self.thinking = player
                 self._told()
                 seen = view(self.game, player, self.names)
+                count, step = len(self.game.pending.options), self.step()
             try:
-                choice = self.agents[player - 1].choose(seen)  # thinking without the lock: views are read meanwhile
+                late = False
+                try:
+                    with time_limit(self.bot_seconds):  # thinking without the lock: views are read meanwhile
+                        choice = self.agents[player - 1].choose(seen)
+                except OutOfTime:  # over its time: the decision goes to a random option, and the game says so
+                    choice, late = secrets.randbelow(count), True
                 with self.changed:
+                    self.touched = time.monotonic()
+                    if late:
+                        self.notes.append(f"{self.names[player]} took more than {self.bot_seconds:g} s over the "
+                                          f"decision of step {step}: a random option was taken for it")
                     self.game.apply(choice)
                     self._saved_at_the_end()
             except Exception as exc:  # a rule or the bot failed: the game stops as it was before that decision
@@ -121,22 +194,39 @@ class Hosted:
                     self._told()
                 return
 
-    def _to_decide(self, player: int) -> None:
-        """Refuse (409) unless `player` is to decide now (called with the lock held)."""
+    def step(self) -> int:
+        """The game's step: the number of decisions taken so far. A seat's answer names the step
+        of the question it answers, so that one click sent twice is one decision."""
+        return len(self.game.decisions)
+
+    def _asked_at(self, player: int) -> int:
+        """The step at which `player`'s question was asked (called with the lock held): the
+        game's step while one seat decides at a time."""
+        return self.step()
+
+    def _to_decide(self, player: int, step: int | None = None) -> None:
+        """Refuse (409) unless `player` is to decide now and, given a `step`, that is the step of
+        their question (called with the lock held)."""
         if self.error is not None:
             raise BadRequest(f"the game stopped on an error: {self.error}", 409)
         if self.game.over:
             raise BadRequest("the game is over", 409)
+        if step is not None and step != self._asked_at(player):
+            raise BadRequest(f"that answers the question of step {step}, and the game is at step {self.step()} "
+                             "now: nothing was changed (look at the table again)", 409)
         if self.game.pending.player != player:
             raise BadRequest(f"it is not your turn: {self.names[int(self.game.pending.player)]} decides", 409)
 
-    def choose(self, player: int, option: Any) -> None:
-        """A person's decision; refused (the game unchanged) unless it is theirs and an option."""
+    def choose(self, player: int, option: Any, step: Any) -> None:
+        """A person's decision, answering the question of `step`; refused (the game unchanged)
+        unless it is theirs, the question is still the one asked, and it is an option."""
         if type(option) is not int:
-            raise BadRequest('give the option as a whole number: {"option": 0}')
+            raise BadRequest('give the option as a whole number: {"option": 0, "step": 0}')
+        if type(step) is not int:
+            raise BadRequest('give the step of the question answered, from its view: {"option": 0, "step": 12}')
         with self.changed:
             g = self.game
-            self._to_decide(player)
+            self._to_decide(player, step)
             count = len(g.pending.options)
             if not 0 <= option < count:
                 raise BadRequest(f"option {option} is not one of 0 to {count - 1}")
@@ -149,12 +239,13 @@ class Hosted:
             self._told()
             self.wake()
 
-    def undo(self, player: int) -> str:
-        """Take back `player`'s last decision, on their turn, as the terminal's `u` does: refused
-        (and said why) when it would take back another person's decision, or when a card they
-        could not see has been shown to them since. What came of it, in one line."""
+    def undo(self, player: int, step: int | None = None) -> str:
+        """Take back `player`'s last decision, on their turn (at `step`, if given, as a choice
+        is), as the terminal's `u` does: refused (and said why) when it would take back another
+        person's decision, or when a card they could not see has been shown to them since. What
+        came of it, in one line."""
         with self.changed:
-            self._to_decide(player)
+            self._to_decide(player, step)
             self.history.mark(self.game)
             reply = self.history.take_back(self.game)
             self._told()
@@ -170,7 +261,7 @@ class Hosted:
             try:
                 write_save(self.game, self.save_to, self.seats, self.error)
             except SaveError as exc:
-                raise BadRequest(str(exc), 500) from None
+                raise BadRequest(f"the game could not be saved: {exc}", 409) from None
             return self.save_to.name
 
     def record(self, player: int) -> dict[str, Any]:
@@ -178,7 +269,15 @@ class Hosted:
         with self.changed:
             if not self.game.over and self.error is None:
                 raise BadRequest("the game's record (its seed and every hidden card) is given once the game is over", 409)
-            return save_data(self.game, self.seats, self.error)
+            try:
+                data = save_data(self.game, self.seats, self.error)
+            except Exception as exc:  # its scores cannot be counted: the rules fail
+                raise BadRequest(f"the game's record cannot be made: {_one_line(exc)}", 409) from None
+            # Files by their names alone: the server's folders are none of a seat's business.
+            data["ruleset"] = _file_name(data["ruleset"])
+            data["extensions"] = [_file_name(e) for e in data["extensions"]]
+            data[DIGEST] = content_digest(data)
+            return data
 
     def _saved_at_the_end(self) -> None:
         """Write the save file, if there is one, once the game is over or stopped on an error."""
@@ -188,15 +287,8 @@ class Hosted:
             except SaveError as exc:  # no seat to tell: the server's terminal is
                 print(f"engine serve: {exc}", file=sys.stderr)
 
-    def wait(self, player: int, timeout: float) -> None:
-        """Return when `player` is to decide, the game is over or stopped, or after `timeout`
-        seconds: a client that long-polls instead of asking again and again."""
-        with self.changed:
-            self.changed.wait_for(lambda: not self._waiting_for_others(player), timeout)
-
     def _waiting_for_others(self, player: int) -> bool:
-        g = self.game
-        return not g.over and self.error is None and g.pending.player != player
+        return self.in_play() and not self.dropped and self.game.pending.player != player
 
     def seat_view(self, player: int) -> dict[str, Any]:
         """What seat `player` is sent: their view as a person's screen shows it (`as_dict`), the
@@ -204,24 +296,50 @@ class Hosted:
         from it, an amount question's range, whose turn it is and whether a bot
         thinks, the error that stopped the game, and the scores once it is over."""
         with self.changed:
-            g = self.game
-            pv = view(g, player, self.names, person=True)
-            shown = pv.as_dict()
-            amounts = pv.amounts()
-            shown.update({
-                "seat": player,
-                "option_cards": pv.option_cards(),
-                "option_places": pv.option_places(),
-                "drawings": pv.drawings(),
-                "amounts": list(amounts) if amounts else None,
-                "forced": [{"at": at, "text": text} for at, text in pv.forced()],
-                "turn": None if g.over else self.names[int(g.pending.player)],
-                "thinking": self.names[self.thinking] if self.thinking is not None else None,
-                "can_save": self.save_to is not None,
-                "error": self.error,
-                "results": results(g, self.names) if g.over else None,
-            })
-            return shown
+            try:
+                return self._seat_view(player)
+            except Exception as exc:  # a rule the view runs failed (a board's draw:, the scoring): the game stops
+                if self.error is None:
+                    self.error = _one_line(exc)
+                    self._saved_at_the_end()
+                    self._told()
+            try:
+                return self._seat_view(player, drawn=False)
+            except Exception:  # the view itself cannot be made: what the seat is told is why the game stopped
+                return self._bare_view(player)
+
+    def _seat_view(self, player: int, drawn: bool = True) -> dict[str, Any]:
+        """The seat's view; without `drawn`, with no part that runs rules of the ruleset's own
+        beyond the view's (no drawings, no options' places, no scores): for a game stopped by
+        one of those."""
+        g = self.game
+        pv = view(g, player, self.names, person=True)
+        shown = pv.as_dict()
+        amounts = pv.amounts()
+        shown.update({
+            "seat": player,
+            "step": self.step(),
+            "option_cards": pv.option_cards(),
+            "option_places": pv.option_places() if drawn else [None] * len(pv.option_cards()),
+            "drawings": pv.drawings() if drawn else {},
+            "amounts": list(amounts) if amounts else None,
+            "forced": [{"at": at, "text": text} for at, text in pv.forced()],
+            "turn": None if g.over else self.names[int(g.pending.player)],
+            "thinking": self.names[self.thinking] if self.thinking is not None else None,
+            "can_save": self.save_to is not None,
+            "error": self.error,
+            "notes": list(self.notes),
+            "results": results(g, self.names) if g.over and drawn else None,
+        })
+        return shown
+
+    def _bare_view(self, player: int) -> dict[str, Any]:
+        """What a seat is sent when not even its view can be made: who it is, and why the game stopped."""
+        return {"game": self.game.rules.name, "you": self.names[player], "players": list(self.names.values()),
+                "boards": {}, "zones": [], "counters": {}, "log": [], "decision": None, "over": self.game.over,
+                "end_reason": self.game.end_reason, "seat": player, "step": self.step(), "option_cards": [],
+                "option_places": [], "drawings": {}, "amounts": None, "forced": [], "turn": None, "thinking": None,
+                "can_save": self.save_to is not None, "error": self.error, "notes": list(self.notes), "results": None}
 
 
 def results(game: Game, names: dict[int, str]) -> dict[str, Any]:
@@ -235,17 +353,29 @@ def results(game: Game, names: dict[int, str]) -> dict[str, Any]:
 
 
 def _one_line(exc: Exception) -> str:
-    text = str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
-    return " ".join(text.split())
+    """Why a rule or a bot failed, in one line a seat may read: no folder of the server's in it."""
+    return public(str(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}")
+
+
+def _file_name(given: str) -> str:
+    """A ruleset's or card file's name as a record a seat downloads holds it: a shipped one's
+    name as it is, a file's name without its folder (`engine replay` finds it beside the record)."""
+    return given if resources.is_name(given) else Path(given).name
 
 
 class Tables:
     """The rulesets a server offers, by name, and its games in play."""
 
-    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None):
-        """`saves`: the folder each game is saved in (as RULESET-ID.json), or None."""
+    def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None, bot_seconds: float = BOT_SECONDS,
+                 idle: float | None = None):
+        """`saves`: the folder each game is saved in (as RULESET-ID.json), or None; `bot_seconds`:
+        the time a bot has for a decision; `idle`: the seconds after which a game nobody has
+        touched is let go (None: never, as for the one game of engine play --web)."""
         self.rulesets = dict(rulesets)
         self.saves = saves
+        self.bot_seconds = bot_seconds
+        self.idle = idle
+        self._swept = 0.0  # when idle games were last looked for
         self.games: dict[str, Hosted] = {}
         self.lock = threading.Lock()
 
@@ -272,31 +402,40 @@ class Tables:
         players = request.get("players", rules.players[0])
         if type(players) is not int or players not in rules.players:
             raise BadRequest(f"{rules.name} is for {', '.join(map(str, rules.players))} players, not {players!r:.20}")
-        seats = _seats(request.get("seats"), players)
+        seats = _seats(request.get("seats"), players, self.bot_seconds)
         options = _options(rules, request.get("options"), players)
         seed = request.get("seed")
         chosen = seed is not None
         if chosen and (type(seed) is not int or not 0 <= seed < SEED_LIMIT):
             raise BadRequest(f"a seed is a whole number from 0 to {SEED_LIMIT - 1}")
-        game = Game(rules, players, options, seed if chosen else secret_seed())
+        try:
+            game = Game(rules, players, options, seed if chosen else secret_seed())
+        except EngineError as exc:  # the setup refuses these options (a seat that is not in the game...)
+            raise BadRequest(f"the game cannot start so: {_one_line(exc)}") from None
         # As `engine play` seeds them: a chosen seed's bots as simulate's, a secret seed's from a hash of it.
         try:
+            # An mcts seat stops searching in time and takes its best move so far (unless told sooner).
+            defaults = {**rules.bots, "mcts": {"ms": MCTS_SHARE * self.bot_seconds * 1000, **rules.bots.get("mcts", {})}}
             agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, 0),
-                                 make_human=lambda: None, defaults=rules.bots)
+                                 make_human=lambda: None, defaults=defaults)
         except (EngineError, ValueError) as exc:
             raise BadRequest(str(exc)) from None
         return self.host(game, seats, agents)
 
     def host(self, game: Game, seats: list[str], agents: list[Agent | None], save_to: Path | None = None) -> Hosted:
         """Take a game in: its bots start if they are to decide. It is saved to `save_to`, else
-        in the server's folder of saves, if it has one."""
+        in the server's folder of saves, if it has one. Refused (503) when MOST_GAMES are in
+        play (the idle ones let go first); of the games over, the oldest are let go to hold at
+        most MOST_GAMES of them."""
+        self.let_go_idle()
         with self.lock:
-            if len(self.games) >= MOST_GAMES:  # the games that ended make room first
-                for ended in [i for i, h in self.games.items() if h.game.over or h.error is not None]:
-                    del self.games[ended]
-            if len(self.games) >= MOST_GAMES:
-                raise BadRequest(f"this server holds {MOST_GAMES} games in play already", 503)
-            hosted = Hosted(game, seats, agents, save_to)
+            ended = [i for i, h in self.games.items() if not h.in_play()]
+            for gone in ended[:max(0, len(ended) - MOST_GAMES + 1)]:
+                self._drop(gone)
+            if len(self.games) - len(ended) >= MOST_GAMES:
+                raise BadRequest(f"this server holds {MOST_GAMES} games in play already: try again once some "
+                                 "are over or left alone", 503)
+            hosted = Hosted(game, seats, agents, save_to, self.bot_seconds)
             if save_to is None and self.saves is not None:
                 hosted.save_to = self.saves / f"{Path(game.rules.loaded_as).stem or 'game'}-{hosted.id}.json"
             self.games[hosted.id] = hosted
@@ -307,15 +446,42 @@ class Tables:
     def seat(self, game_id: str, token: str) -> tuple[Hosted, int]:
         """The game and seat of an address; one and the same refusal for a wrong id or token,
         which says nothing of the games there are."""
+        self.let_go_idle()
         hosted = self.games.get(game_id)
         player = hosted.player_of(token) if hosted is not None else None
         if player is None:
             raise BadRequest("no such seat", 404)
+        hosted.touched = time.monotonic()
         return hosted, player
 
+    def let_go_idle(self) -> None:
+        """Let go the games nobody has touched (a seat's request, a bot's decision) for `idle`
+        seconds: saved first where the server keeps saves, their pages told. Looked at once a
+        second at most, as requests come."""
+        now = time.monotonic()
+        if self.idle is None or now - self._swept < 1.0:
+            return
+        self._swept = now
+        with self.lock:
+            for gone in [i for i, h in self.games.items() if now - h.touched > self.idle]:
+                self._drop(gone)
 
-def _seats(given: Any, players: int) -> list[str]:
-    """The seats of a request: built-in kinds only (a request runs no code), one a human."""
+    def _drop(self, game_id: str) -> None:
+        """Let a game go (called with the lock held): saved if it has a file, its pages told."""
+        hosted = self.games.pop(game_id)
+        with hosted.changed:
+            hosted.dropped = True
+            if hosted.save_to is not None and hosted.in_play():
+                try:
+                    write_save(hosted.game, hosted.save_to, hosted.seats, hosted.error)
+                except SaveError as exc:  # no seat to tell: the server's terminal is
+                    print(f"engine serve: {exc}", file=sys.stderr)
+            hosted._told()
+
+
+def _seats(given: Any, players: int, bot_seconds: float) -> list[str]:
+    """The seats of a request: built-in kinds only (a request runs no code), one a human, each
+    parameter within SEAT_BOUNDS (and an mcts seat's ms within the time a bot has)."""
     if given is None:
         given = ["human"] + ["mcts"] * (players - 1)
     if isinstance(given, str):
@@ -329,6 +495,14 @@ def _seats(given: Any, players: int) -> list[str]:
             shown = seat if len(seat) <= 40 else seat[:40] + "..."
             raise BadRequest(f"seat '{shown}' is not a built-in kind: use human, random, greedy, mcts or scout "
                              "(a server runs no code of a request's)")
+    bounds = {**SEAT_BOUNDS, "ms": (1, bot_seconds * 1000)}
+    for seat in given:
+        shown = seat if len(seat) <= 40 else seat[:40] + "..."
+        for name, value in parse_seat(seat)[1].items():
+            low, high = bounds.get(name, (None, None))
+            if low is not None and type(value) in (int, float) and not low <= value <= high:  # text: refused as made
+                raise BadRequest(f"seat '{shown}': {name} is from {low:g} to {high:g} on this server, so that "
+                                 "a bot decides in seconds (engine simulate and engine play take more)")
     if not any(parse_seat(s)[0] == "human" for s in given):
         raise BadRequest("no human seat: a game of bots alone is for engine simulate")
     return given

@@ -210,8 +210,24 @@ function seatPage(game, token) {
     if (!socket && !v.over && !v.error) timer = setTimeout(poll, POLL_MS);
   }
 
+  // One answer at a time: while a request is in flight its options are disabled and clicks on
+  // them do nothing, and each answer names the step of the question it answers (a second one
+  // of the same question is refused by the server, changing nothing).
+  let busy = false;
+
+  async function request(path, body) {
+    busy = true;
+    if (lastView) draw(lastView);
+    try {
+      return await api("POST", `${base}/${path}`, body).catch((e) => ({ ok: false, data: { error: String(e) } }));
+    } finally {
+      busy = false;
+    }
+  }
+
   async function choose(v, option) {
-    const answer = await api("POST", `${base}/choose`, { option });
+    if (busy) return;
+    const answer = await request("choose", { option, step: v.step });
     said = false;
     if (!answer.ok) {
       message = answer.data.error;
@@ -220,8 +236,9 @@ function seatPage(game, token) {
     }
     message = "";
     localStorage.setItem(readKey, JSON.stringify({ log: v.log.length, forced: v.forced.length }));
-    // With a socket open, the newest view comes through it (this answer may arrive after it).
-    if (!socket || socket.readyState !== WebSocket.OPEN) received(answer.text, answer.data);
+    // The answer is the view after this decision, unless a newer one came through the socket first.
+    if (!lastView || answer.data.step > lastView.step) received(answer.text, answer.data);
+    else draw(lastView); // its options enabled again
   }
 
   function read() {
@@ -249,18 +266,23 @@ function seatPage(game, token) {
         v.results ? results(v.results) : null,
         mine ? decision(v, mine) : null,
         el("p", { class: said ? "notice said" : "notice" }, message),
+        (v.notes || []).length ? el("ul", { class: "notes" }, v.notes.map((n) => el("li", {}, n))) : null,
         controls(v, mine),
         counters(v),
         news(v, read()))),
     yours(v, cardNode));
+    const app = document.getElementById("app");
+    app.classList.toggle("busy", busy);
+    if (busy) for (const input of app.querySelectorAll("button, input")) input.disabled = true;
     const log = document.querySelector("ol.log");
     if (log) log.scrollTop = log.scrollHeight; // the newest lines in view
   }
 
   // Undo (on your turn), Save (where the server keeps saves) and, once the game is over, its record.
   function controls(v, mine) {
-    const ask = (path) => async () => {
-      const answer = await api("POST", `${base}/${path}`);
+    const ask = (path, body) => async () => {
+      if (busy) return;
+      const answer = await request(path, body);
       said = answer.ok;
       message = answer.ok ? answer.data.message : answer.data.error;
       if (answer.ok && answer.data.view && !(socket && socket.readyState === WebSocket.OPEN)) {
@@ -270,7 +292,7 @@ function seatPage(game, token) {
     };
     return el("div", { class: "controls" },
       el("button", { type: "button", class: "undo", disabled: mine ? null : "disabled",
-        title: "Take back your last decision (as u at the terminal)", onclick: ask("undo") }, "Undo"),
+        title: "Take back your last decision (as u at the terminal)", onclick: ask("undo", { step: v.step }) }, "Undo"),
       v.can_save ? el("button", { type: "button", class: "save", title: "Save the game on the server",
         onclick: ask("save") }, "Save") : null,
       v.over || v.error ? el("a", { href: `${base}/record`, download: "game.json" }, "Download the game's record") : null);
@@ -279,6 +301,7 @@ function seatPage(game, token) {
   function status(v, mine) {
     if (v.error) return el("p", { class: "status error" }, `The game stopped on an error: ${v.error}`);
     if (v.over) return el("p", { class: "status" }, "Game over" + (v.end_reason ? ` (${v.end_reason})` : ""));
+    if (mine && busy) return el("p", { class: "status sending" }, "Sending…");
     if (mine) return el("p", { class: "status mine" }, "Your turn.");
     if (v.thinking) return el("p", { class: "status thinking" }, `${v.thinking} is thinking…`);
     return el("p", { class: "status" }, `Waiting for ${v.turn}.`);
