@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterator
@@ -459,13 +460,15 @@ class Game:
         return self.dealt(player, cards, random.Random(rng.getrandbits(64)), seed, log)
 
     def dealt(self, player: int, cards: dict[Card, Card], rng: random.Random, seed: int,
-              log: bool = True) -> Game:
+              log: bool = True, secrets: dict[str, dict[Player, Any]] | None = None) -> Game:
         """The world of `determinize` in which each card `c` of `cards` (cards `player` can
         neither see nor remember) is read as `cards[c]`: its generator `rng`, its seed `seed`, no
         past decisions, and the log as `player` was told it (or none). The answers other players
         gave in an open simultaneous step are drawn again from `rng` among their options: this
-        player was told none of them. The deal is the caller's (determinize, game/belief.py): it
-        must depend on nothing `player` may not know."""
+        player was told none of them. So is another's value of a counter of `visibility: owner`:
+        it is theirs in `secrets` (name -> player -> value, what game/belief.py's candidate made
+        of it), else the counter's initial value. The deal is the caller's (determinize,
+        game/belief.py): it must depend on nothing `player` may not know."""
         table = self.table
         zones: dict[Zone, Zone] = {}
         for name, spec in self.rules.zones.items():
@@ -479,6 +482,10 @@ class Game:
                 if p != player and step.answers[i] is not None and len(step.options[i]) > 1:
                     step.answers[i] = rng.randrange(len(step.options[i]))
             step.start = 0
+        for name in self.rules.hidden_counters:  # a new table: it may be one the copies share
+            initial, given = self.rules.counters[name].initial, (secrets or {}).get(name, {})
+            world.table.counters[name] = {p: v if p == player else Copier(world)(given[p]) if p in given
+                                          else deepcopy(initial) for p, v in world.table.counters[name].items()}
         world.rng = rng
         world.seed, world.decisions, world.start = seed, [], None
         if not log:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.board import HEX_DIRECTIONS, Board, Place, drawn_line, render_board
 from ..core.errors import EffectError, IllegalMove
-from ..core.table import Card, Player, Table, Zone
+from ..core.table import OWNER, Card, Player, Table, Zone
 from ..core.text import Text, face_down, held_back, held_by, number_text
 from ..core.values import Lambda
 from ..lang.builtins import describe
@@ -336,7 +336,8 @@ class PlayerView:
 
     def counters(self) -> dict[str, Any]:
         """Counters on display, as plain data (`plain`): a card in a counter's value shows as
-        the player may see it; a per-card counter shows only the visible cards' set values.
+        the player may see it; a per-card counter shows only the visible cards' set values, a
+        counter of `visibility: owner` only the viewer's own value (the referee's view: all).
         Lists and tables are new: the view does not change as the game goes on."""
         game = _game_of(self)
         table, player, names, person = game.table, self.player, self._names, self.person
@@ -348,6 +349,9 @@ class PlayerView:
             if spec.per == "card":
                 shown[name] = {self._label(c): plain(v, player, names, table, person) for c, v in value.items()
                                if v != spec.initial and sees(table, c, player, person)}
+            elif spec.visibility == OWNER and player is not None:  # each player's own value, to them alone
+                shown[name] = {self._label(p): plain(v, player, names, table, person) for p, v in value.items()
+                               if p == player}
             else:
                 shown[name] = plain(value, player, names, table, person)
         return shown
