@@ -297,6 +297,19 @@ class Game:
                 return True
         return False
 
+    def withdrawn(self) -> Game:
+        """This game as its open simultaneous step began, the answers given in it taken back
+        (a copy; the game itself when no answer was given): what a save holds, since nothing
+        readable by a player may tell an answer before the step is over. Nothing runs during a
+        step, so this is exactly the position at its start."""
+        step = self.together
+        if step is None or step.start == len(self.decisions):
+            return self
+        other = self._copy()
+        other.together, other.decisions = step.withdrawn(), other.decisions[:step.start]
+        other._ask_next(other.together)
+        return other
+
     def decision_of(self, player: int) -> Decision | None:
         """The decision `player` has to make now: the pending one if it is theirs, else theirs
         in the open simultaneous step if they have yet to answer it (asked after those before
