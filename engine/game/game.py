@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterator
 
-from ..core.errors import EffectError, IllegalMove, SaveError
+from ..core.errors import EffectError, EngineError, IllegalMove, SaveError
 from ..core.limits import STEP_BUDGET, TOO_LONG, LimitError
 from ..core.program import CATCH, EMIT, SUSPENDED, Arrange, EndGame, Frame
 from ..core.table import Card, Player, Table, Zone
@@ -489,16 +489,12 @@ class Game:
                 family = table.zones[name]
                 zones.update((family[a], family[b]) for a, b in cards.items())
         world = self._copy(cards, zones)
-        step = world.together
-        if step is not None:  # another's answer in the open step is theirs alone: drawn again
-            for i, p in enumerate(step.players):
-                if p != player and step.answers[i] is not None and len(step.options[i]) > 1:
-                    step.answers[i] = rng.randrange(len(step.options[i]))
-            step.start = 0
         for name in self.rules.hidden_counters:  # a new table: it may be one the copies share
             initial, given = self.rules.counters[name].initial, (secrets or {}).get(name, {})
             world.table.counters[name] = {p: v if p == player else Copier(world)(given[p]) if p in given
                                           else deepcopy(initial) for p, v in world.table.counters[name].items()}
+        if world.together is not None:
+            world._step_again(player, rng)
         world.rng = rng
         world.seed, world.decisions, world.start = seed, [], None
         if not log:
@@ -519,6 +515,35 @@ class Game:
                           tuple(_stand_ins(v, stand_in, sees) for v in f.prompt))
         world.forced = [told(f) for f in self.forced if f.player == player]
         return world
+
+    def _step_again(self, player: int, rng: random.Random) -> None:
+        """In a world dealt for `player`: its open step begun again on the world's own table, so
+        that another's options and prompt are what the world gives them (the real game's could
+        tell a hidden counter of theirs), and the answers others gave drawn again among them;
+        the player's own options, prompt and answer stay as they were shown to them."""
+        real, frame = self.together, self.frames[-1]
+        forced, steps = self.forced, self.steps
+        self.together = self.pending = None
+        try:
+            started = frame.code.ops[frame.pc].start(self, frame.env)
+        except EngineError:  # the world's rules cannot ask it: the step as it was (drawn again below)
+            started = None
+        self.forced, self.steps = forced, steps
+        step = self.together if started is SUSPENDED and self.together is not None \
+            and self.together.players == real.players else real
+        me = step.seat(player)
+        for i in range(len(step.players)):
+            if i == me:
+                step.options[i], step.prompts[i], step.answers[i] = real.options[i], real.prompts[i], real.answers[i]
+            elif real.answers[i] is None:
+                step.answers[i] = None if len(step.options[i]) > 1 else 0
+            else:
+                step.answers[i] = rng.randrange(len(step.options[i]))
+        step.start = 0
+        self.together = step
+        if not self._ask_next(step):  # all answered in the world (forced there): the real one asks
+            step.answers[next(i for i, a in enumerate(real.answers) if a is None)] = None
+            self._ask_next(step)
 
     def _places(self) -> Iterator[Card]:
         """Every card, in the order of the places they are at: each zone's cards in order, a
