@@ -77,7 +77,8 @@ def test_everyone_keeps_a_dish_at_once_and_the_dishes_are_shown_when_all_have_ke
     lines = len(game.log)
     answer(game, second)
     assert blanket(game, 1) == [first] and blanket(game, 2) == [second]
-    assert view(game, None).log()[lines:lines + 2] == [f"P1 keeps {first}", f"P2 keeps {second}"]
+    assert view(game, None).log()[lines:lines + 3] == ["Round 1: everyone shows the dish they kept",
+                                                       f"P1 keeps {first}", f"P2 keeps {second}"]
     assert game.table.counters["round"] == 1
 
 

@@ -4,12 +4,17 @@ every answer. How rules, the state, views, saves, undo, why and the worlds see a
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from engine.analysis.simulate import simulate
 from engine.core.errors import EffectError, IllegalMove
 from engine.game.game import Game
+from engine.game.saves import replay, resume, write_save
+from engine.game.told import untold
 from engine.game.view import view
+from engine.players.undo import UndoHistory
 from engine.rules.ruleset import load_ruleset
 
 # Three rounds of rock, paper, scissors for 2 or 3: a sign that beats every other sign shown wins.
@@ -190,3 +195,82 @@ def test_why_asked_by_a_player_of_the_step_answers_of_their_own_decision(duel):
     game = Game(duel, 3, None, 1, decisions=[0])
     assert view(game, 3).why("rock") == ["rock is offered: it is one of your options."]
     assert view(game, 1).why("rock") == ["You have no decision to make now, so nothing is left out of one."]
+
+
+# ---------------------------------------------------------------- everywhere a decision goes
+
+PICNIC = Path(__file__).resolve().parent.parent / "examples" / "picnic" / "picnic.yaml"
+
+
+def test_a_save_made_during_a_step_holds_none_of_its_answers_and_resumes_at_its_start(duel, tmp_path):
+    game = Game(duel, 3, None, 1, decisions=[0, 2, 1, 2])  # round 2: P1 has answered
+    path = tmp_path / "g.json"
+    write_save(game, path)
+    data = json.loads(path.read_text())
+    assert data["decisions"] == [0, 2, 1] and data["state"]["together"]["answers"] == [None, None, None]
+    assert data["state"]["pending"]["player"] == 1
+    resumed, _, _ = resume(path)
+    assert resumed.together.answers == [None, None, None] and resumed.pending.player == 1
+    assert game.together.answers == [2, None, None]  # the game itself goes on as it was
+    for g in (game, resumed):
+        while not g.over:
+            g.apply(len(g.decisions) % 3)
+    path2 = tmp_path / "over.json"
+    write_save(resumed, path2)
+    replayed, _, _ = replay(path2)
+    assert replayed.digest() == resumed.digest() and replayed.over
+
+
+def test_undo_takes_back_an_answer_in_the_step_and_refuses_to_take_back_another_persons(duel):
+    game = Game(duel, 2, None, 1, decisions=[0, 1])
+    history = UndoHistory({1})
+    history.mark(game)
+    game.apply(2)                                          # P1 answers in round 2
+    history.mark(game)                                     # P2 (a bot) is asked: no mark
+    game.apply(0)
+    history.mark(game)                                     # round 3, P1 again
+    assert history.take_back(game) == "Took back your last decision."
+    assert game.together.answers == [None, None] and game.pending.player == 1 and len(game.decisions) == 2
+    people = UndoHistory({1, 2})
+    game = Game(duel, 2, None, 1)
+    people.mark(game)
+    game.apply(1)
+    people.mark(game)                                      # P2, after P1, in the same step
+    game.apply(1)
+    people.mark(game)
+    assert people.take_back(game).startswith("Undo refused: it would also take back the decision of P2")
+
+
+def test_the_json_view_of_a_step_says_who_has_yet_to_answer(duel):
+    game = Game(duel, 3, None, 1, decisions=[1])
+    dumped = json.loads(json.dumps(view(game, 3).as_dict()))
+    assert dumped["decision"] == {"player": "P3", "waiting": ["P2", "P3"], "prompt": "Round 1: your sign",
+                                  "options": ["rock", "paper", "scissors"]}
+    assert json.loads(json.dumps(view(game, 1).as_dict()))["decision"] == {"player": "P2", "waiting": ["P2", "P3"]}
+
+
+def test_every_change_a_step_makes_is_told_to_who_sees_it():
+    rules = load_ruleset(PICNIC)
+    for players in (2, 3, 4):
+        assert untold(rules, players, seed=players) == []
+
+
+def test_an_isolated_bot_plays_the_same_steps_as_in_this_process():
+    rules = load_ruleset(PICNIC)
+
+    def outcomes(isolate: str) -> list:
+        report = simulate(rules, 3, 2, 5, rules.resolve_options({}, 3), seats=["mcts:iterations=10", "greedy", "random"],
+                          jobs=1, isolate=isolate)
+        return [(r["seed"], r["scores"], r["decisions"]) for r in report["results"]]
+    assert outcomes("all") == outcomes("none")
+
+
+def test_a_world_begins_the_open_step_again_and_keeps_the_players_own_answer(bids):
+    game = Game(bids, 3, None, 1, decisions=[3])           # P1 bid 3; P2 and P3 have yet to bid
+    world = view(game, 2).world(4)
+    assert world.pending.player == 2 and world.together.answers[1:] == [None, None]
+    assert world.together.options[1] == game.together.options[1]
+    answers = {view(game, 3).world(seed).together.answers[0] for seed in range(12)}
+    assert len(answers) > 1, "P1's bid was copied into every world"
+    mine = Game(bids, 3, None, 1, decisions=[3, 2])
+    assert {view(mine, 2).world(seed).together.answers[1] for seed in range(6)} == {2}  # P2's own bid
