@@ -274,3 +274,64 @@ def test_a_world_begins_the_open_step_again_and_keeps_the_players_own_answer(bid
     assert len(answers) > 1, "P1's bid was copied into every world"
     mine = Game(bids, 3, None, 1, decisions=[3, 2])
     assert {view(mine, 2).world(seed).together.answers[1] for seed in range(6)} == {2}  # P2's own bid
+
+
+# ---------------------------------------------------------------- the adapters
+
+# The duel with a decision of one player before each round: sequential nodes between steps.
+MIXED = DUEL.replace('''      round += 1
+''', '''      round += 1
+      let stake = choose(round % 2 + 1, ["one", "two"], "Play this round for")
+''')
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    path = tmp_path_factory.mktemp("together") / "mixed.yaml"
+    path.write_text(MIXED, encoding="utf-8")
+    return load_ruleset(path)
+
+
+def test_pettingzoo_parallel_env_passes_the_parallel_api_test(mixed):
+    pettingzoo_test = pytest.importorskip("pettingzoo.test")
+    from engine.adapters.pettingzoo import parallel_env
+    for rules, players in ((mixed, 3), (load_ruleset(PICNIC), 4)):
+        pettingzoo_test.parallel_api_test(parallel_env(rules, players), num_cycles=200)
+
+
+def test_pettingzoo_parallel_env_takes_a_step_in_one_go_and_one_player_elsewhere(mixed):
+    pytest.importorskip("pettingzoo")
+    from engine.adapters.pettingzoo import parallel_env
+    env = parallel_env(mixed, 3)
+    obs, infos = env.reset(seed=1)
+    assert [list(obs[a]["action_mask"][:2]) for a in env.agents] == [[0, 0], [1, 1], [0, 0]]  # P2 alone
+    obs, *_ = env.step({"player_1": 0, "player_2": 1, "player_3": 0})
+    assert all(list(obs[a]["action_mask"][:3]) == [1, 1, 1] for a in env.agents)  # everyone at once
+    assert infos["player_2"]["options"] == ["one", "two"]
+    with pytest.raises(IllegalMove):
+        env.step({"player_1": 0, "player_2": 5, "player_3": 0})
+    assert env._game.together.answers == [None, None, None]  # refused whole: nothing applied
+    obs, rewards, *_ = env.step({"player_1": 0, "player_2": 1, "player_3": 2})
+    assert view(env._game, None).log()[-3:] == ["P1 shows rock", "P2 shows paper", "P3 shows scissors"]
+    assert env._game.table.counters["round"] == 2
+
+
+def test_openspiel_plays_a_step_as_a_simultaneous_node(mixed):
+    pyspiel = pytest.importorskip("pyspiel")
+    from engine.adapters.openspiel import register
+    game = pyspiel.load_game(register(mixed, "engine_mixed_duel"), {"players": 3})
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    assert state.current_player() == 1 and not state.is_simultaneous_node()
+    state.apply_action(0)
+    assert state.is_simultaneous_node() and state.legal_actions(0) == [0, 1, 2]
+    assert state.action_to_string(2, 1) == "paper"
+    state.apply_actions([0, 1, 2])
+    assert state.current_player() == 0 and state.own_actions(2) == [2]
+    sequential = pyspiel.load_game(register(ruleset_of("trick_of_the_rails")), {"players": 4})
+    assert sequential.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+
+
+def ruleset_of(name: str):
+    return load_ruleset(Path(__file__).resolve().parent.parent / "rulesets" / f"{name}.yaml")

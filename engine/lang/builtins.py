@@ -635,6 +635,7 @@ def choose(g, player, options, *prompt):
     return g.ask(player, values, prompt)  # SUSPENDED: the pick comes back through Game.apply
 
 
+SIMULTANEOUS = frozenset({"choose_each", "choose_amount_each"})  # the built-ins that ask several players at once
 MAX_AMOUNTS = 10_000  # amounts one choose_amount may offer: a question a person can still answer
 
 

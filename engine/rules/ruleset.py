@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang import recovery
-from ..lang.builtins import end_reason
+from ..lang.builtins import SIMULTANEOUS, end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
@@ -123,6 +123,8 @@ class Ruleset:
     fixed_counters: frozenset[str] = frozenset()
     # Counters per player seen by their owner alone (`visibility: owner`): worlds do not copy them.
     hidden_counters: tuple[str, ...] = ()
+    # Whether a rule asks several players at once (choose_each...): the adapters say so.
+    simultaneous: bool = False
     lambdas: list[Callable] = field(default_factory=list)
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
@@ -523,6 +525,7 @@ class _Builder:
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         rs.fixed_counters = self._fixed_counters(names)
         rs.hidden_counters = tuple(n for n, c in rs.counters.items() if c.visibility == OWNER)
+        rs.simultaneous = any(called(tree) & SIMULTANEOUS for tree in self._trees.values() if tree is not None)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
