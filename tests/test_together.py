@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.analysis.simulate import simulate
-from engine.core.errors import EffectError, IllegalMove
+from engine.core.errors import EffectError, IllegalMove, RulesetError
 from engine.game.game import Game
 from engine.game.saves import replay, resume, write_save
 from engine.game.told import untold
@@ -335,3 +335,8 @@ def test_openspiel_plays_a_step_as_a_simultaneous_node(mixed):
 
 def ruleset_of(name: str):
     return load_ruleset(Path(__file__).resolve().parent.parent / "rulesets" / f"{name}.yaml")
+
+
+def test_the_type_check_knows_a_step_gives_a_table(tmp_path):
+    with pytest.raises(RulesetError, match=r"cannot add a table and a number with \+"):
+        with_flow(tmp_path, 'let picks = choose_each(players, ["a", "b"], "Sign")\nlet n = picks + 1')
