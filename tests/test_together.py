@@ -340,3 +340,23 @@ def ruleset_of(name: str):
 def test_the_type_check_knows_a_step_gives_a_table(tmp_path):
     with pytest.raises(RulesetError, match=r"cannot add a table and a number with \+"):
         with_flow(tmp_path, 'let picks = choose_each(players, ["a", "b"], "Sign")\nlet n = picks + 1')
+
+
+def test_a_world_holds_no_real_answer_in_the_locals_of_the_rules_running(bids, tmp_path):
+    """The table of bids is a local of the flow while the winner decides how to pay: the
+    winner's worlds hold a table of bids their replays drew, never the losers' real bids."""
+    path = tmp_path / "pay.yaml"
+    path.write_text(BIDS.replace('''      log(best, " wins with ", bids[best])
+''', '''      log(best, " wins with ", bids[best])
+      let how = choose(best, ["coins", "thanks"], "Pay with")
+'''), encoding="utf-8")
+    rules = load_ruleset(path)
+    from engine.game import belief
+    seen = []
+    for losing in (0, 1):
+        game = Game(rules, 3, None, 1, decisions=[3, losing, 2])
+        assert game.pending.player == 1 and game.frames[-1].env["bids"] == {1: 3, 2: losing, 3: 2}
+        belief.forget()
+        seen.append([view(game, 1).world(seed).frames[-1].env["bids"] for seed in range(6)])
+    assert seen[0] == seen[1] and all(b[1] == 3 for b in seen[0])
+    assert len({(b[2], b[3]) for b in seen[0]}) > 1, "the losers' bids are the same in every world"

@@ -196,14 +196,15 @@ class _Position:
         observed since. The same deals are found whatever the verdict was known to be."""
         self.deals: list[list[Card]] = []  # for each deal, the real hidden card for each hidden place
         self.kept: list[Wishes] = []  # ...and the deal itself, for the positions that follow
-        self.secrets: list[dict[str, dict]] = []  # ...and others' hidden counters in its candidate
+        self.secrets: list[dict[str, Any]] = []  # ...and what its candidate holds of others' secrets
         self.verdict = "fallback"
         self.ends: dict[tuple[int, int], Zone | None] = {}  # where the cards a deal places end (not for a probe)
         self.tried: dict[int, set] = {}  # by draw, the faces it was dealt in the search under way
         self.drew: Wishes = {}  # what the draws of the last probe that agreed drew
         self.hidden = _hidden(game, player)  # the real game's, by place
-        # Random deals agreeing says nothing of others' hidden counters, which no deal holds.
-        free = free and not game.rules.hidden_counters
+        # Random deals agreeing says nothing of others' hidden counters or secret answers, which
+        # no deal holds: their worlds come from replays while there are any.
+        free = free and not game.rules.hidden_counters and not game.rules.simultaneous
         self.history = _Replay(game, player, observe, probe)
         base = self.history.play(None)
         if base is None:
@@ -254,12 +255,17 @@ class _Position:
         self.kept.append(self.dealt)
         self.secrets.append(self._secrets())
 
-    def _secrets(self) -> dict[str, dict]:
-        """Others' hidden counters as the candidate played last made them (those holding
-        nothing of that game only: the world gives the others their initial value)."""
-        me, counters = self.history.player, self.last.table.counters
-        return {name: {p: v for p, v in counters[name].items() if p != me and _plain(v)}
-                for name in self.last.rules.hidden_counters}
+    def _secrets(self) -> dict[str, Any]:
+        """What the candidate played last made of what the player was not told, for its world
+        (`Game.dealt`): others' hidden counters, and the locals of the rules running (a table
+        of answers of a simultaneous step, a number read off a hidden card); only values that
+        hold nothing of that game (a card, a function): the world keeps the others as they are
+        (its cards dealt by place), and gives another's hidden counter its initial value."""
+        me, last = self.history.player, self.last
+        counters = last.table.counters
+        return {"counters": {name: {p: v for p, v in counters[name].items() if p != me and _plain(v)}
+                             for name in last.rules.hidden_counters},
+                "frames": [(f.code.id, f.pc, {k: v for k, v in f.env.items() if _plain(v)}) for f in last.frames]}
 
     def _placed(self) -> list[Card]:
         """The real game's hidden cards, each where the candidate played last ends with a card

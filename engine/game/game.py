@@ -473,15 +473,18 @@ class Game:
         return self.dealt(player, cards, random.Random(rng.getrandbits(64)), seed, log)
 
     def dealt(self, player: int, cards: dict[Card, Card], rng: random.Random, seed: int,
-              log: bool = True, secrets: dict[str, dict[Player, Any]] | None = None) -> Game:
+              log: bool = True, secrets: dict[str, Any] | None = None) -> Game:
         """The world of `determinize` in which each card `c` of `cards` (cards `player` can
         neither see nor remember) is read as `cards[c]`: its generator `rng`, its seed `seed`, no
         past decisions, and the log as `player` was told it (or none). The answers other players
         gave in an open simultaneous step are drawn again from `rng` among their options: this
         player was told none of them. So is another's value of a counter of `visibility: owner`:
-        it is theirs in `secrets` (name -> player -> value, what game/belief.py's candidate made
-        of it), else the counter's initial value. The deal is the caller's (determinize,
-        game/belief.py): it must depend on nothing `player` may not know."""
+        it is theirs in `secrets["counters"]` (name -> player -> value, what game/belief.py's
+        candidate made of it), else the counter's initial value. `secrets["frames"]`, the
+        candidate's frames (code, place, its locals that hold no card), gives the locals of the
+        rules running, where the frames are the same: they may hold what the player was not
+        told (a table of answers). The deal is the caller's (determinize, game/belief.py): it
+        must depend on nothing `player` may not know."""
         table = self.table
         zones: dict[Zone, Zone] = {}
         for name, spec in self.rules.zones.items():
@@ -489,10 +492,17 @@ class Game:
                 family = table.zones[name]
                 zones.update((family[a], family[b]) for a, b in cards.items())
         world = self._copy(cards, zones)
+        secrets = secrets or {}
         for name in self.rules.hidden_counters:  # a new table: it may be one the copies share
-            initial, given = self.rules.counters[name].initial, (secrets or {}).get(name, {})
+            initial, given = self.rules.counters[name].initial, secrets.get("counters", {}).get(name, {})
             world.table.counters[name] = {p: v if p == player else Copier(world)(given[p]) if p in given
                                           else deepcopy(initial) for p, v in world.table.counters[name].items()}
+        frames = secrets.get("frames")
+        if frames is not None and len(frames) == len(world.frames) and all(
+                f.code.id == code and f.pc == pc for f, (code, pc, _) in zip(world.frames, frames)):
+            copy = Copier(world)
+            for f, (_, _, plain) in zip(world.frames, frames):
+                f.env.update((name, copy(value)) for name, value in plain.items())
         if world.together is not None:
             world._step_again(player, rng)
         world.rng = rng
