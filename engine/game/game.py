@@ -531,7 +531,7 @@ class Game:
         that another's options and prompt are what the world gives them (the real game's could
         tell a hidden counter of theirs), and the answers others gave drawn again among them;
         the player's own options, prompt and answer stay as they were shown to them."""
-        real, frame = self.together, self.frames[-1]
+        real, frame, asked = self.together, self.frames[-1], self.pending
         forced, steps = self.forced, self.steps
         self.together = self.pending = None
         try:
@@ -554,6 +554,8 @@ class Game:
         if not self._ask_next(step):  # all answered in the world (forced there): the real one asks
             step.answers[next(i for i, a in enumerate(real.answers) if a is None)] = None
             self._ask_next(step)
+        if self.pending.player == asked.player == player:
+            self.pending = asked  # the decision as the player is asked it (engine cards may narrow it)
 
     def _places(self) -> Iterator[Card]:
         """Every card, in the order of the places they are at: each zone's cards in order, a
