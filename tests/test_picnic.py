@@ -185,3 +185,19 @@ def test_a_person_facing_bots_is_asked_as_usual():
     assert proc.returncode == 0, proc.stderr
     assert "Pass to" not in proc.stdout and "Final scores" in proc.stdout
     assert "Everyone chooses at once; waiting for P3 (random) too" in proc.stdout
+
+
+def test_greedy_looks_through_the_others_answers_of_a_step_to_the_dish_it_keeps():
+    """Nothing changes before everyone has kept a dish: judged right after its own answer,
+    every dish would look alike to greedy, which must play the others' answers on first."""
+    def arrange(game: Game) -> None:
+        t = game.table
+        mine, pantry = t.zones["basket"][Player(1)], t.zones["pantry"]
+        for c in list(t.cards_in(mine)):
+            t.move(c, pantry)
+        for text in ("cake 3", "bread 1", "cheese 1", "fruit 1"):
+            t.move(next(c for c in t.cards_in(pantry) if c.label == text), mine)
+    for seed in range(4):
+        game = favourites(Game(RULES, 2, seed=seed, arrange=arrange), "cake", "bread")
+        choice = GreedyAgent(seed=seed).choose(view(game, 1))
+        assert options(game)[choice] == "cake 3"

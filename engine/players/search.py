@@ -53,7 +53,9 @@ class GreedyAgent:
 
     Judging an option by the position right after it alone is blind in a game where an action
     takes several decisions: nothing changes until the last one, so the bot would pick the
-    first step of every action at random (and then, say, remove its own cars)."""
+    first step of every action at random (and then, say, remove its own cars). So is it in a
+    simultaneous step (`choose_each`): nothing changes until all have answered, so the others'
+    answers in it are played on at random too."""
 
     def __init__(self, seed: int, worlds: int = 1, tries: int = 8, steps: int = 40):
         self.rng = random.Random(seed)
@@ -69,25 +71,27 @@ class GreedyAgent:
         totals = [0.0] * n
         for _ in range(self.worlds):
             world = view.world(self.rng.getrandbits(63), log=False)
+            step = world.together.start if world.together is not None else None  # the step answered in
             for i in range(n):
                 after = world.clone()
                 after.apply(i)
-                if after.over or after.pending.player != me:
+                if after.over or after.pending.player != me and not _inside(after, step):
                     totals[i] += self._judge(after, me)  # nothing more of ours to play out
                     continue
                 best = -math.inf
                 for _ in range(self.tries):
                     line = after.clone()
-                    self._play_on(line, me)
+                    self._play_on(line, me, step)
                     best = max(best, self._judge(line, me))
                 totals[i] += best
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t == best])
 
-    def _play_on(self, world: Game, me: Any) -> None:
-        """Random decisions of `me` while it is their turn to decide (at most `steps`)."""
+    def _play_on(self, world: Game, me: Any, step: int | None = None) -> None:
+        """Random decisions of `me` while it is their turn to decide, and of anyone in the
+        simultaneous step that began after `step` decisions (at most `steps` in all)."""
         for _ in range(self.steps):
-            if world.over or world.pending.player != me:
+            if world.over or world.pending.player != me and not _inside(world, step):
                 return
             world.apply(self.rng.randrange(len(world.pending.options)))
 
@@ -96,6 +100,11 @@ class GreedyAgent:
         values = world.estimates() if not world.over else world.scores()
         others = [v for p, v in values.items() if p != me]
         return values[me] - (max(others) if others else 0)
+
+
+def _inside(world: Game, step: int | None) -> bool:
+    """Whether `world` is still in the simultaneous step that began after `step` decisions."""
+    return step is not None and world.together is not None and world.together.start == step
 
 
 class _Node:
