@@ -210,7 +210,8 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
     mine = heading("yours") + own_lines(pv, width) + heading(decision["prompt"], width) + \
-        together_lines(decision, pv.you, width) + option_lines(labels, width, pv.amounts()) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
+        together_lines(decision, pv.you, width) + option_lines(labels, width, pv.amounts()) + \
+        [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = log_items(news, width)
     news_head = news_heading(news, width)
     blocks = table_blocks(pv, width, skip=frozenset(on))
