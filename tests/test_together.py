@@ -360,3 +360,18 @@ def test_a_world_holds_no_real_answer_in_the_locals_of_the_rules_running(bids, t
         seen.append([view(game, 1).world(seed).frames[-1].env["bids"] for seed in range(6)])
     assert seen[0] == seen[1] and all(b[1] == 3 for b in seen[0])
     assert len({(b[2], b[3]) for b in seen[0]}) > 1, "the losers' bids are the same in every world"
+
+
+def test_mcts_keeps_the_answers_of_a_step_apart_from_those_given_before_them(duel):
+    """In the tree, P2's and P3's answers in the step P1 begins are kept at the step's node (one
+    table a player), not below P1's answer: they are never chosen knowing it."""
+    from engine.players.search import MctsAgent, _Node
+    game = Game(duel, 3, None, 1)
+    agent, root = MctsAgent(seed=1, iterations=60), _Node()
+    for seed in range(60):
+        agent._iterate(root, view(game, 1).world(seed, log=False))
+    assert set(root.answers) == {2, 3} and set(root.answers[2]) == {"rock", "paper", "scissors"}
+    below = [key for move in root.children.values() for key in move.children]
+    assert below and all(key[0] == "together" and len(key[1]) == 3 for key in below)
+    assert sum(root.children[i].visits for i in range(3)) == 60
+    assert MctsAgent(seed=1, iterations=60).choose(view(game, 1)) in (0, 1, 2)
