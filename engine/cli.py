@@ -663,8 +663,10 @@ def _save_now(game: Game, seats: list[str], path: str) -> str:
     except SaveError as exc:
         told = str(exc)  # "cannot save to FILE: why", told as a sentence
         return told[:1].upper() + told[1:]
+    step = (" The answers given in this simultaneous choice are not saved: it asks them all again."
+            if game.withdrawn() is not game else "")
     return (f"Saved to {path}; continue it with: engine play --resume {path} (it holds every hidden card: "
-            "keep it from the other players until the game is over)")
+            "keep it from the other players until the game is over)." + step)
 
 
 def _offer_save(game: Game, seats: list[str], path: str | None, ask: bool, error: str | None = None) -> bool:

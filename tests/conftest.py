@@ -111,7 +111,7 @@ def unseen_pairs(game: Game, player: int) -> list[tuple[Card, Card]]:
 
 def swap(game: Game, a: Card, b: Card) -> None:
     """Exchange the places of two cards, each place keeping its state (face down, who knows it,
-    from whom it is concealed)."""
+    from whom it is concealed), and what was offered by place in an open simultaneous step."""
     t = game.table
     za, zb = t.zone_of(a), t.zone_of(b)
     ia, ib = t.contents[za.index].index(a), t.contents[zb.index].index(b)
@@ -119,6 +119,11 @@ def swap(game: Game, a: Card, b: Card) -> None:
     t.where[a.index], t.where[b.index] = zb, za
     for flags in (t.face_down, t.known, t.concealed):
         flags[a.index], flags[b.index] = flags[b.index], flags[a.index]
+    # The options of an open simultaneous step were worked out from the places: they follow them.
+    step = game.together
+    if step is not None:
+        for options in step.options + [game.pending.options]:
+            options[:] = [b if o is a else a if o is b else o for o in options]
 
 
 def position_with_secrets(rules: Ruleset, players: int, options: dict[str, Any] | None = None,

@@ -29,7 +29,8 @@ from engine.rules.ruleset import Ruleset, load_ruleset
 from conftest import ROOT, RULESETS, position_with_secrets, random_play_options, swap, unseen_pairs
 
 GAMES = [path.relative_to(ROOT) for path in RULESETS] + ["examples/guide/step5_options_triggers_modifiers.yaml",
-                                                          "examples/lamplighters/lamplighters.yaml"]
+                                                          "examples/lamplighters/lamplighters.yaml",
+                                                          "examples/picnic/picnic.yaml"]
 CASES = [(str(path), n) for path in GAMES for n in load_ruleset(ROOT / path).players]
 PAIRS_AT_THE_END = 4  # pairs of unseen cards tried for each seat of a finished game
 
@@ -149,3 +150,66 @@ def test_worlds_of_a_position_and_of_it_with_unseen_cards_swapped_are_the_same_t
         worlds = [view(g, seat).world(seed) for g in (game, swapped)]
         assert public(worlds[0], {}) == public(worlds[1], {}), (a, b)
         assert all(f.player == seat for f in worlds[0].forced)  # nobody else's forced choices
+
+
+# ---------------------------------------------------------------- simultaneous choices, hidden counters
+
+PICNIC = ROOT / "examples" / "picnic" / "picnic.yaml"
+
+
+def decided(game: Game, seat: int) -> list[int]:
+    """What the bots of `seat` answer at this position (a world apart, each their own)."""
+    from engine.game import belief
+    from engine.players.scout import ScoutAgent
+    from engine.players.search import GreedyAgent, MctsAgent
+    answers = []
+    for bot in (GreedyAgent(seed=1), MctsAgent(seed=2, iterations=30, depth=8),
+                ScoutAgent(seed=3, lines=4, worlds=2, steps=8)):
+        belief.forget()
+        answers.append(bot.choose(view(game, seat)))
+    return answers
+
+
+def worlds(game: Game, seat: int) -> list[Any]:
+    from engine.game import belief
+    belief.forget()
+    return [public(view(game, seat).world(seed), {}) for seed in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_another_players_answer_in_an_open_step_changes_nothing_a_seat_is_told_or_decides(players, monkeypatch, capsys):
+    """P1 has kept a dish (or, first, chosen a favourite) and the step waits for the others: for
+    each of them, every answer P1 could have given leaves what they are told, the worlds their
+    view deals and what their bots decide exactly the same."""
+    rules = load_ruleset(PICNIC)
+    for before in ([], [0] * players, [1, 2, 3, 0][:players] + [1, 0, 2, 1][:players]):
+        games = [Game(rules, players, seed=7, decisions=before + [a]) for a in range(len(Game(
+            rules, players, seed=7, decisions=before).pending.options))]
+        assert len({g.digest() for g in games}) == len(games) > 1, "the answers are all alike: the test could not fail"
+        assert all(g.pending.player == 2 and g.together.answers[0] is not None for g in games)
+        for seat in range(2, players + 1):
+            first = games[0]
+            for other in games[1:]:
+                assert told(other, seat) == told(first, seat)
+                assert worlds(other, seat) == worlds(first, seat)
+            if seat == 2:
+                assert {tuple(decided(g, seat)) for g in games} == {tuple(decided(first, seat))}
+                assert len({terminal(g, seat, monkeypatch, capsys) for g in games}) == 1
+
+
+def test_another_players_hidden_counter_changes_nothing_a_seat_is_told_or_decides(monkeypatch, capsys):
+    """P2's favourite food (a counter only P2 sees), whatever it is, leaves what P1 and P3
+    are told, their worlds and their bots' answers the same, all game long until it is told."""
+    rules = load_ruleset(PICNIC)
+    rng = random.Random(5)
+    later = [rng.randrange(3) for _ in range(6)]
+    for moves in (0, 3, 6):
+        games = [Game(rules, 3, seed=5, decisions=[1, food, 2] + later[:moves]) for food in range(4)]
+        assert len({g.table.counters["favourite"][Player(2)] for g in games}) == 4
+        for seat in (1, 3):
+            for other in games[1:]:
+                assert told(other, seat) == told(games[0], seat)
+                assert worlds(other, seat) == worlds(games[0], seat)
+            if games[0].pending.player == seat:
+                assert {tuple(decided(g, seat)) for g in games} == {tuple(decided(games[0], seat))}
+                assert len({terminal(g, seat, monkeypatch, capsys) for g in games}) == 1

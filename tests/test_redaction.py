@@ -10,10 +10,11 @@ import random
 import sys
 import types
 import weakref
+from pathlib import Path
 
 import pytest
 
-from engine.core.errors import EffectError
+from engine.core.errors import EffectError, RulesetError
 from engine.core.table import Card, Table
 from engine.core.values import Lambda
 from engine.game.game import Game
@@ -374,3 +375,84 @@ def test_a_card_the_rules_show_you_is_yours_to_see(facing_away):
     assert "Garnet" in render(view(game, 1).for_person())
     assert [c.get("label") for z in view(game, 1).zones() if z["name"] == "hand" and z["mine"] for c in z["cards"]] \
         == ["Garnet"]
+
+
+# ---------------------------------------------------------------- simultaneous steps, hidden counters
+
+PICNIC = Path(__file__).resolve().parent.parent / "examples" / "picnic" / "picnic.yaml"
+
+
+def test_nothing_a_seat_of_an_open_step_is_given_leads_to_the_game_or_tells_another_answer():
+    picnic = load_ruleset(PICNIC)
+    game = Game(picnic, 3, seed=2, decisions=[2, 0, 1])  # favourites: fruit, bread, cheese
+    game.apply(3)                                           # P1 keeps a dish; P2 and P3 have yet to
+    for seat in (2, 3):
+        for pv in (view(game, seat), view(game, seat).for_person()):
+            given = _given(pv)
+            held = [o for o in _reachable(*given) if isinstance(o, (Game, Table, random.Random, Card, Lambda))]
+            assert held == []
+            assert list(pv.counters()["favourite"]) == [f"P{seat}"]  # P1's favourite (fruit): theirs alone
+            told = pv.log() + [pv.decision["prompt"]] + pv.decision["options"]
+            assert not any("fruit" in line.replace("fruit ", "") for line in told)  # but as a dish's label
+            assert pv.decision["waiting"] == ["P2", "P3"] and "options" in pv.decision
+    mine = view(game, 1).as_dict()
+    assert mine["counters"]["favourite"] == {"P1": "fruit"} and "options" not in mine["decision"]
+
+
+# P2 puts 0 to 3 coins in a purse only P2 sees, asked in secret (a simultaneous step of one
+# player: its answer is nobody else's, not even in the bots' worlds); then P1 decides.
+PURSES = """\
+game: {name: Purses, players: [2]}
+card_kinds:
+  coin: {zone: bank}
+cards:
+  - {kind: coin}
+zones:
+  bank: {}
+counters:
+  purse: {per: player, visibility: owner, initial: 0}
+setup: |
+  purse[1] = 3
+flow: |
+  let put = choose_amount_each([2], 0, 3, "Put how many coins in your purse?")
+  purse[2] += put[2]
+  log("P2 has filled their purse")
+  let x = choose(1, ["save", "spend"], "Your purse: ", purse[1])
+scoring:
+  score: purse[player]
+"""
+
+
+def test_a_hidden_counter_is_in_its_owners_view_observation_and_worlds_only(tmp_path):
+    pytest.importorskip("numpy")
+    from engine.adapters.observation import Observation
+    from engine.game import belief
+    path = tmp_path / "purses.yaml"
+    path.write_text(PURSES, encoding="utf-8")
+    purses = load_ruleset(path)
+    games = [Game(purses, 2, seed=1, decisions=[a]) for a in (1, 3)]
+    assert [g.table.counters["purse"][2] for g in games] == [1, 3] and games[0].pending.player == 1
+    encoding = Observation(purses, 2)
+    for game in games:
+        assert view(game, 1).counters() == {"purse": {"P1": 3}}
+        assert view(game, 2).counters()["purse"] == {"P2": game.table.counters["purse"][2]}
+        assert view(game, None).counters()["purse"] == {"P1": 3, "P2": game.table.counters["purse"][2]}
+    vectors = [list(encoding.encode(view(g, 1))) for g in games]
+    assert vectors[0] == vectors[1] and vectors[0][encoding.names.index("purse P1")] == 3
+    assert render(view(games[0], 1, person=True)) == render(view(games[1], 1, person=True))
+    dealt = []
+    for game in games:
+        belief.forget()
+        dealt.append([view(game, 1).world(s).table.counters["purse"] for s in range(8)])
+    assert dealt[0] == dealt[1]  # the worlds of P1 do not depend on what P2 put in
+    assert len({purse[2] for purse in dealt[0]}) > 1 and all(purse[1] == 3 for purse in dealt[0])
+    world = games[1].determinize(1, 5)
+    assert world.table.counters["purse"] == {1: 3, 2: 0}  # no replay: the initial value
+
+
+def test_a_counter_seen_by_its_owner_needs_one_value_a_player(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(PURSES.replace("purse: {per: player, visibility: owner", "purse: {visibility: owner"),
+                    encoding="utf-8")
+    with pytest.raises(RulesetError, match="visibility 'owner' needs 'per: player'"):
+        load_ruleset(path)

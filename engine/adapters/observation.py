@@ -11,6 +11,8 @@ view does. It holds, in order:
 - each displayed counter that is one value, and each that is one value a player: its value if
   a number, a player's number for a player, 1 or 0 for yes or no, 0 for anything else (text,
   lists; those are in the view's text). Counters per card or per place are in the text only.
+  A counter of `visibility: owner` holds the player's own value; another's reads 0, as the
+  view shows it none.
 
 `names` says what each element is.
 """

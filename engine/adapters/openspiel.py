@@ -17,6 +17,12 @@ yardstick). `resample_from_infostate` deals a world the player cannot tell from 
 (`Game.determinize`), so `ismcts.ISMCTSBot` searches fairly.
 
 Returns come at the end, by rank (common.rank_rewards): zero-sum, in [-1, 1].
+
+A ruleset that asks several players at once (`choose_each`, `Ruleset.simultaneous`) is
+registered with `Dynamics.SIMULTANEOUS`: a simultaneous step is a simultaneous node
+(`PlayerId.SIMULTANEOUS`) whose joint action holds each player's answer (a player not asked
+there, or who answers nothing, has the one action 0, ignored); every other decision is a node
+of one player, as in a sequential game.
 """
 from __future__ import annotations
 
@@ -60,7 +66,7 @@ def register(ruleset: str | Ruleset, name: str | None = None) -> str:
         raise ValueError(f"the ruleset's option {taken[0]!r} has the name of an adapter parameter")
     game_type = pyspiel.GameType(
         short_name=name, long_name=rules.name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if rules.simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
@@ -134,11 +140,18 @@ class RulesetState(pyspiel.State):
         play = self._play
         if play.ended():
             return pyspiel.PlayerId.TERMINAL
+        if play.game.together is not None:
+            return pyspiel.PlayerId.SIMULTANEOUS
         return int(play.game.current_player) - 1
 
     def _legal_actions(self, player: int) -> list[int]:
         game = self._play.game
-        if self.is_terminal() or player != int(game.current_player) - 1:
+        if self.is_terminal():
+            return []
+        if game.together is not None:  # a simultaneous node: each player's own decision, or a pass
+            mine = game.together.open_for(player + 1)
+            return list(range(len(game.together.options[mine]))) if mine is not None else [0]
+        if player != int(game.current_player) - 1:
             return []
         return game.legal_actions()
 
@@ -148,12 +161,21 @@ class RulesetState(pyspiel.State):
         play.game.apply(int(action))
         play.setup.check(play.game)
 
+    def _apply_actions(self, actions: list[int]) -> None:
+        """A joint action at a simultaneous step: the answers of those who have yet to give one,
+        applied in seat order (each is the pending decision in turn); the others' are ignored."""
+        play = self._play
+        for p in play.game.together.waiting():
+            play.own[int(p) - 1].append(int(actions[int(p) - 1]))
+            play.game.apply(int(actions[int(p) - 1]))
+        play.setup.check(play.game)
+
     def _action_to_string(self, player: int, action: int) -> str:
         """The option's name as the deciding player reads it, when it is theirs to take now
         (with its number when another option reads the same); else its number."""
         game = self._play.game
-        theirs = not self.is_terminal() and player == int(game.current_player) - 1
-        if theirs and 0 <= action < len(game.pending.options):
+        mine = None if self.is_terminal() or player < 0 else game.decision_of(player + 1)
+        if mine is not None and 0 <= action < len(mine.options):
             options = view(game, player + 1).decision["options"]
             name = options[action]
             return name if options.count(name) == 1 else f"{name} (option {action})"

@@ -12,6 +12,10 @@ Rewards come at the end, by rank (common.rank_rewards: +1 to beat everyone, -1 t
 by all, summing to 0); `infos` then hold the "scores". A game cut at `max_decisions` ends
 with truncations instead of terminations, ranked as it stands. `reset(seed=S)` deals game S;
 `reset()` the next game of the sequence the last seed began.
+
+`parallel_env(ruleset, players=N, **options)` is the same game as a parallel environment: at a
+simultaneous step (`choose_each`) every player of it acts in one step, each seeing only their
+own view; elsewhere the one player whose turn it is acts alone, the others' masks all 0.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from ..core.errors import IllegalMove
 from ..game.game import Game
@@ -116,7 +120,7 @@ class RulesetEnv(AECEnv):
         player = self.possible_agents.index(agent) + 1
         pv = view(self._game, player)
         mask = np.zeros(self.setup.max_actions, dtype=np.int8)
-        if not self.setup.ended(self._game):
+        if not self.setup.ended(self._game) and player == self._game.current_player:  # one at a time
             mask[:pv.option_count] = 1
         return {"observation": self.encoding.encode(pv), "action_mask": mask}
 
@@ -125,6 +129,117 @@ class RulesetEnv(AECEnv):
         if self._game is None:
             return None
         text = render(view(self._game, self.possible_agents.index(self.agent_selection) + 1, person=True))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._game = None
+
+
+def parallel_env(ruleset: str | Ruleset, players: int | None = None, *, max_actions: int | None = None,
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None,
+                 **options: Any) -> RulesetParallelEnv:
+    """A PettingZoo parallel environment of `ruleset`: at each step, every agent who has a
+    decision acts at once (all the players of a simultaneous step, `choose_each`; elsewhere the
+    one whose turn it is), the others' actions being ignored (their action mask is all 0)."""
+    return RulesetParallelEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode)
+
+
+class RulesetParallelEnv(ParallelEnv):
+    """The parallel environment of one ruleset at one player count. An agent's observation and
+    infos are the AEC environment's (its view alone); a step takes the actions of the agents
+    whose action mask is not all 0, and refuses (IllegalMove, the game unchanged) an action of
+    theirs that is missing or outside their mask."""
+
+    def __init__(self, setup: Setup, render_mode: str | None = None):
+        aec = RulesetEnv(setup, render_mode)
+        self.setup, self.render_mode, self.encoding = setup, render_mode, aec.encoding
+        self.metadata = {**aec.metadata, "is_parallelizable": True}
+        self.possible_agents = list(aec.possible_agents)
+        self.observation_spaces, self.action_spaces = aec.observation_spaces, aec.action_spaces
+        self._seeds = random.Random()
+        self._game: Game | None = None
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self._game = self.setup.new_game(seed if seed is not None else self._seeds.getrandbits(64))
+        self.agents = list(self.possible_agents)
+        return self._observations(), self._infos()
+
+    def _acting(self) -> list[int]:
+        """The players who act at this step: those of the open simultaneous step who have yet to
+        answer, in seat order, else the one whose decision is pending."""
+        game = self._game
+        if self.setup.ended(game):
+            return []
+        return [int(p) for p in game.together.waiting()] if game.together is not None else [int(game.current_player)]
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        game, acting = self._game, self._acting()
+        for p in acting:
+            action = actions.get(self.possible_agents[p - 1])
+            count = len(game.decision_of(p).options)
+            if action is None or not 0 <= int(action) < count:
+                raise IllegalMove(f"action {action!r} is not legal for player_{p} here; "
+                                  f"the action mask allows 0 to {count - 1}")
+        for p in acting:  # in seat order: each is the pending decision in turn
+            game.apply(int(actions[self.possible_agents[p - 1]]))
+        self.setup.check(game)
+        rewards = {a: 0.0 for a in self.agents}
+        terminations = {a: False for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        observations, infos = self._observations(), self._infos()
+        if self.setup.ended(game):
+            ended = terminations if game.over else truncations
+            scores = {f"player_{int(q)}": s for q, s in game.scores().items()}
+            for p, reward in rank_rewards(game).items():
+                agent = self.possible_agents[p - 1]
+                rewards[agent], ended[agent] = reward, True
+                infos[agent] = {"scores": scores}
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        acting = set(self._acting())
+        out = {}
+        for agent in self.agents:
+            player = self.possible_agents.index(agent) + 1
+            pv = view(self._game, player)
+            mask = np.zeros(self.setup.max_actions, dtype=np.int8)
+            if player in acting:
+                mask[:pv.option_count] = 1
+            out[agent] = {"observation": self.encoding.encode(pv), "action_mask": mask}
+        return out
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        acting = set(self._acting())
+        infos: dict[str, dict[str, Any]] = {}
+        for agent in self.agents:
+            player = self.possible_agents.index(agent) + 1
+            if player in acting:
+                pv = view(self._game, player)
+                infos[agent] = {"view": render(pv), "options": pv.decision["options"]}
+            else:
+                infos[agent] = {}
+        return infos
+
+    def render(self) -> str | None:
+        """What every player may see (hidden cards as their backs), as text."""
+        if self._game is None:
+            return None
+        text = render(view(self._game, 0, person=True))
         if self.render_mode == "human":
             print(text)
             return None

@@ -2,6 +2,8 @@
 
 - game.py: `Game`, in the manner of OpenSpiel's state: legal actions, apply, clone, snapshot,
   determinize, scores (docs/design-state.md);
+- together.py: the open simultaneous step (`choose_each`): who is asked, their options, the
+  answers given so far, kept as plain data in the state;
 - view.py: `view(game, player)`, the one door through which hidden information passes;
 - belief.py: the worlds a player cannot tell apart (`PlayerView.world`), dealt to agree with
   everything the player observed, by replaying the history;

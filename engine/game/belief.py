@@ -82,9 +82,10 @@ def world(game: Game, player: int, seed: int, log: bool, observe: Observe) -> Ga
             here.hidden = game.hidden(player)
         return game.determinize(player, seed, log, here.hidden)
     counts["belief"] += 1
-    deal = found.deals[seed % len(found.deals)]
-    cards = {a: b for a, b in zip(found.hidden, deal) if a is not b}
-    return game.dealt(player, cards, random.Random(random.Random(seed).getrandbits(64)), seed, log)
+    which = seed % len(found.deals)
+    cards = {a: b for a, b in zip(found.hidden, found.deals[which]) if a is not b}
+    return game.dealt(player, cards, random.Random(random.Random(seed).getrandbits(64)), seed, log,
+                      found.secrets[which])
 
 
 class _Here:
@@ -195,11 +196,15 @@ class _Position:
         observed since. The same deals are found whatever the verdict was known to be."""
         self.deals: list[list[Card]] = []  # for each deal, the real hidden card for each hidden place
         self.kept: list[Wishes] = []  # ...and the deal itself, for the positions that follow
+        self.secrets: list[dict[str, Any]] = []  # ...and what its candidate holds of others' secrets
         self.verdict = "fallback"
         self.ends: dict[tuple[int, int], Zone | None] = {}  # where the cards a deal places end (not for a probe)
         self.tried: dict[int, set] = {}  # by draw, the faces it was dealt in the search under way
         self.drew: Wishes = {}  # what the draws of the last probe that agreed drew
         self.hidden = _hidden(game, player)  # the real game's, by place
+        # Random deals agreeing says nothing of others' hidden counters or secret answers, which
+        # no deal holds: their worlds come from replays while there are any.
+        free = free and not game.rules.hidden_counters and not game.rules.simultaneous
         self.history = _Replay(game, player, observe, probe)
         base = self.history.play(None)
         if base is None:
@@ -248,6 +253,19 @@ class _Position:
         self.verdict = "belief"
         self.deals.append(self._placed())
         self.kept.append(self.dealt)
+        self.secrets.append(self._secrets())
+
+    def _secrets(self) -> dict[str, Any]:
+        """What the candidate played last made of what the player was not told, for its world
+        (`Game.dealt`): others' hidden counters, and the locals of the rules running (a table
+        of answers of a simultaneous step, a number read off a hidden card); only values that
+        hold nothing of that game (a card, a function): the world keeps the others as they are
+        (its cards dealt by place), and gives another's hidden counter its initial value."""
+        me, last = self.history.player, self.last
+        counters = last.table.counters
+        return {"counters": {name: {p: v for p, v in counters[name].items() if p != me and _plain(v)}
+                             for name in last.rules.hidden_counters},
+                "frames": [(f.code.id, f.pc, {k: v for k, v in f.env.items() if _plain(v)}) for f in last.frames]}
 
     def _placed(self) -> list[Card]:
         """The real game's hidden cards, each where the candidate played last ends with a card
@@ -329,7 +347,7 @@ class _Position:
     def _sample(self, worlds: int) -> None:
         """More deals that agree, by swaps that keep agreeing (a Markov chain from the last deal
         kept), the budget left shared out between them."""
-        dealt, placed = self.kept[-1], self.deals[-1]
+        dealt, placed, secrets = self.kept[-1], self.deals[-1], self.secrets[-1]
         thin = min(_THIN, max(1, self.budget // max(1, worlds - len(self.deals))))
         while len(self.deals) < worlds and self.budget > 0:
             for _ in range(thin):
@@ -337,9 +355,10 @@ class _Position:
                 if wishes is None:
                     break
                 if self._progress((wishes, None)) == self.full:
-                    dealt, placed = self.dealt, self._placed()
+                    dealt, placed, secrets = self.dealt, self._placed(), self._secrets()
             self.deals.append(placed)
             self.kept.append(dealt)
+            self.secrets.append(secrets)
 
 
 class _Replay:
@@ -352,7 +371,11 @@ class _Replay:
     Another player's choice is replayed as the same option (a card: the one at the same place),
     not by its index: which index it was, or whether they were asked at all, is not this
     player's to know (another hand offers other cards). This player's own choices keep their
-    index: they made them, as they were shown."""
+    index: they made them, as they were shown. Another's answer in a simultaneous step is not
+    replayed at all: it is dealt, as a draw among the step's options is (`_drawn_answer`), and
+    the observations after the step keep the candidates whose answers agree with what was told.
+    A hidden counter of another player (`visibility: owner`) is what the candidate's rules made
+    of it, never the real game's."""
 
     def __init__(self, game: Game, player: int, observe: Observe, upto: int | None = None):
         """The history of `game` as `player` observed it: its first `upto` decisions (all)."""
@@ -361,7 +384,8 @@ class _Replay:
         self.record: list = []
         self.choices: list[tuple[int, Any, int | None, dict[Card, tuple[int, int]]]] = []
         self.shuffled: list[list] = []  # each shuffle's cards, as it left them; each draw's values, the one drawn first
-        self.draws: set[int] = set()  # which of them are draws (of random_choice)
+        self.draws: set[int] = set()  # which of them are draws (of random_choice, or others' answers)
+        self.answers: set[int] = set()  # which draws are others' answers in a simultaneous step
         self._named: dict[tuple, str | None] = {}  # see _told
         self.at: dict[int, int] = {}  # for each draw, the items observed before it
         self.seen: list[set[Card]] = []  # ...and those the player saw before they were shuffled again
@@ -408,7 +432,16 @@ class _Replay:
                 pending, contents = g.pending, g.table.contents
                 if pending is None:
                     return None if first else ((done, -_FAR), g)
-                if first:
+                if g.together is not None and pending.player != player:
+                    # Another's answer in a simultaneous step, which this player was not told
+                    # when it was given: dealt as a draw of the step's options (`_draw`), never
+                    # copied, so that the candidates that agree with what was told after are kept.
+                    if not first and (choices[made][0] != pending.player or choices[made][2] != _TOGETHER):
+                        return (done, -_FAR), g
+                    index = _drawn_answer(self, chance, pending.options, index if first else 0, first)
+                    if first:
+                        choices.append((pending.player, None, _TOGETHER, {}))
+                elif first:
                     chosen = pending.options[index]
                     choices.append((pending.player, chosen, index, _spots(chosen, contents)))
                 else:
@@ -424,11 +457,14 @@ class _Replay:
 
     def _told(self, names: tuple, k: int) -> str | None:
         """Which of `names` (words) the player's observations after the k-th event name first,
-        if any."""
+        if any; after another's answer in a simultaneous step, which log line names first (the
+        player's own decision of the step offers every option: it tells nothing of the answer)."""
         key = (names, k)
         if key not in self._named:
             wanted, self._named[key] = set(names), None
             for item in self.record[self.at[k]:]:
+                if k in self.answers and type(item) is not str:
+                    continue
                 found = [w for w in _WORD.findall(item if type(item) is str else repr(item)) if w in wanted]
                 if found:
                     self._named[key] = found[0]
@@ -530,6 +566,30 @@ class _Replay:
         if k is not None and k in self.draws:
             self.dealt[(k, 0)] = _face(values[0])
             self.dealt[(k, -1)] = tuple(sorted({_face(v) for v in values}, key=repr))  # what it could draw
+
+
+_TOGETHER = -1  # the index of a choice of the history that a replay deals as a draw (see play)
+
+
+def _drawn_answer(replay: _Replay, chance: _Chance, options: list[Any], index: int, first: bool) -> int:
+    """The option a replay takes for another player's answer in a simultaneous step: the
+    `first` play records the real one (`index`) as a draw's outcome, a candidate deals it."""
+    values = list(options)
+    if first:
+        replay.answers.add(len(replay.shuffled))
+    chance.arrange(values, index)
+    return next(i for i, o in enumerate(options) if o is values[0])  # the same objects, reordered
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value holds nothing of one game (a card, a zone, a function): a candidate's
+    hidden counter a world may take as it is (else the world holds the initial value)."""
+    t = type(value)
+    if t is list or t is tuple:
+        return all(_plain(v) for v in value)
+    if t is dict:
+        return all(_plain(k) and _plain(v) for k, v in value.items())
+    return value is None or t in (int, float, str, bool) or isinstance(value, int)
 
 
 def _face(value: Any) -> Any:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import random
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Iterator
 
-from ..core.errors import EffectError, IllegalMove, SaveError
+from ..core.errors import EffectError, EngineError, IllegalMove, SaveError
 from ..core.limits import STEP_BUDGET, TOO_LONG, LimitError
 from ..core.program import CATCH, EMIT, SUSPENDED, Arrange, EndGame, Frame
 from ..core.table import Card, Player, Table, Zone
@@ -27,6 +28,7 @@ from ..lang.compiler import evaluate, locate
 from ..rules import scoring
 from ..rules.ruleset import Ruleset
 from .clock import check as check_clock
+from .together import Together
 
 MAX_FRAMES = 5_000  # procedures and triggers running at once (inside each other)
 CHECKPOINT_EVERY = 100  # decisions between the copies a failed move is restored from
@@ -107,6 +109,7 @@ class Game:
         self.forced: list[Forced] = []
         self.decisions: list[int] = []
         self.pending: Decision | None = None
+        self.together: Together | None = None  # the open simultaneous step (game/together.py)
         self.over = False
         self.end_reason: str | None = None  # why the game ended, once it has (see end())
         self.steps = 0
@@ -161,9 +164,16 @@ class Game:
                             or len(self.decisions) - len(self._checkpoint.decisions) >= CHECKPOINT_EVERY):
             self._checkpoint = self._copy()
         value = self.pending.options[index]
+        step = self.together
+        if step is not None:  # a simultaneous step: the rules go on once all have answered
+            step.answers[step.open_for(self.pending.player)] = index
         self.decisions.append(index)
         self.pending = None
         self.steps = 0
+        if step is not None:
+            if self._ask_next(step):
+                return
+            value, self.together = step.result(), None
         try:
             self._run(value)
         except EffectError:
@@ -227,6 +237,7 @@ class Game:
         catch = Frame(CATCH, 0, {})
         frames.append(catch)
         waiting, self.pending = self.pending, None
+        step, self.together = self.together, None
         try:
             self.call_procedure(name, args)
             self._execute(depth)
@@ -234,7 +245,7 @@ class Game:
                 raise EffectError(f"procedure {name} asked a player; run_procedure() is for procedures that do not")
         finally:
             del frames[depth:]
-            self.pending = waiting
+            self.pending, self.together = waiting, step
         return catch.env["value"]
 
     def leave(self, value: Any) -> None:
@@ -253,6 +264,65 @@ class Game:
             raise EffectError("choose() needs a player, got " + card_text(player))
         self.pending = Decision(Player(player), options, prompt)
         return SUSPENDED
+
+    def ask_each(self, players: list[Any], options: list[list[Any]], prompts: list[tuple]) -> Any:
+        """Make `players` (in seat order, each once) choose at once, each one of their `options`
+        (computed before anyone answers); the game waits until the last has answered, then the
+        rules get a table player -> answer (game/together.py). A player with one option answers
+        it at once, told as a forced choice; if all have one, nothing is asked."""
+        seats: list[Player] = []
+        for p in players:
+            if not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= len(self.players):
+                raise EffectError("a simultaneous choice needs players, got " + card_text(p))
+            if p in seats:
+                raise EffectError(f"a simultaneous choice asks each player once; {Player(p)} is named twice")
+            seats.append(Player(p))
+        order = sorted(range(len(seats)), key=lambda i: seats[i])
+        step = Together([seats[i] for i in order], [options[i] for i in order], [prompts[i] for i in order],
+                        [None] * len(seats), len(self.decisions))
+        for i, (p, values) in enumerate(zip(step.players, step.options)):
+            if not values:
+                raise EffectError(f"a simultaneous choice has no option to offer {p}")
+            if len(values) == 1:
+                step.answers[i] = 0
+                if self.keep_log:
+                    self.force(p, values[0], step.prompts[i])
+        if self._ask_next(step):
+            self.together = step
+            return SUSPENDED
+        return step.result()
+
+    def _ask_next(self, step: Together) -> bool:
+        """Ask the first player of the step who has yet to answer; False if none has."""
+        for p, values, prompt, answer in zip(step.players, step.options, step.prompts, step.answers):
+            if answer is None:
+                self.pending = Decision(p, values, prompt)
+                return True
+        return False
+
+    def withdrawn(self) -> Game:
+        """This game as its open simultaneous step began, the answers given in it taken back
+        (a copy; the game itself when no answer was given): what a save holds, since nothing
+        readable by a player may tell an answer before the step is over. Nothing runs during a
+        step, so this is exactly the position at its start."""
+        step = self.together
+        if step is None or step.start == len(self.decisions):
+            return self
+        other = self._copy()
+        other.together, other.decisions = step.withdrawn(), other.decisions[:step.start]
+        other._ask_next(other.together)
+        return other
+
+    def decision_of(self, player: int) -> Decision | None:
+        """The decision `player` has to make now: the pending one if it is theirs, else theirs
+        in the open simultaneous step if they have yet to answer it (asked after those before
+        them in seat order, but already theirs to see)."""
+        d = self.pending
+        if d is None or d.player == player:
+            return d
+        step = self.together
+        i = step.open_for(player) if step is not None else None
+        return None if i is None else Decision(step.players[i], step.options[i], step.prompts[i])
 
     def force(self, player: Any, value: Any, prompt: tuple) -> None:
         """Note that `player` had `value` as their only option (choose() then asks nothing),
@@ -362,6 +432,7 @@ class Game:
         other.decisions = list(self.decisions)
         other.pending = None if self.pending is None else Decision(
             self.pending.player, copy(self.pending.options), copy(self.pending.prompt))
+        other.together = None if self.together is None else self.together.copy(copy)
         other.over, other.end_reason = self.over, self.end_reason
         other.steps = self.steps
         other.arrange, other.start = self.arrange, self.start
@@ -406,11 +477,18 @@ class Game:
         return self.dealt(player, cards, random.Random(rng.getrandbits(64)), seed, log)
 
     def dealt(self, player: int, cards: dict[Card, Card], rng: random.Random, seed: int,
-              log: bool = True) -> Game:
+              log: bool = True, secrets: dict[str, Any] | None = None) -> Game:
         """The world of `determinize` in which each card `c` of `cards` (cards `player` can
         neither see nor remember) is read as `cards[c]`: its generator `rng`, its seed `seed`, no
-        past decisions, and the log as `player` was told it (or none). The deal is the caller's
-        (determinize, game/belief.py): it must depend on nothing `player` may not know."""
+        past decisions, and the log as `player` was told it (or none). The answers other players
+        gave in an open simultaneous step are drawn again from `rng` among their options: this
+        player was told none of them. So is another's value of a counter of `visibility: owner`:
+        it is theirs in `secrets["counters"]` (name -> player -> value, what game/belief.py's
+        candidate made of it), else the counter's initial value. `secrets["frames"]`, the
+        candidate's frames (code, place, its locals that hold no card), gives the locals of the
+        rules running, where the frames are the same: they may hold what the player was not
+        told (a table of answers). The deal is the caller's (determinize, game/belief.py): it
+        must depend on nothing `player` may not know."""
         table = self.table
         zones: dict[Zone, Zone] = {}
         for name, spec in self.rules.zones.items():
@@ -418,6 +496,19 @@ class Game:
                 family = table.zones[name]
                 zones.update((family[a], family[b]) for a, b in cards.items())
         world = self._copy(cards, zones)
+        secrets = secrets or {}
+        for name in self.rules.hidden_counters:  # a new table: it may be one the copies share
+            initial, given = self.rules.counters[name].initial, secrets.get("counters", {}).get(name, {})
+            world.table.counters[name] = {p: v if p == player else Copier(world)(given[p]) if p in given
+                                          else deepcopy(initial) for p, v in world.table.counters[name].items()}
+        frames = secrets.get("frames")
+        if frames is not None and len(frames) == len(world.frames) and all(
+                f.code.id == code and f.pc == pc for f, (code, pc, _) in zip(world.frames, frames)):
+            copy = Copier(world)
+            for f, (_, _, plain) in zip(world.frames, frames):
+                f.env.update((name, copy(value)) for name, value in plain.items())
+        if world.together is not None:
+            world._step_again(player, rng)
         world.rng = rng
         world.seed, world.decisions, world.start = seed, [], None
         if not log:
@@ -438,6 +529,37 @@ class Game:
                           tuple(_stand_ins(v, stand_in, sees) for v in f.prompt))
         world.forced = [told(f) for f in self.forced if f.player == player]
         return world
+
+    def _step_again(self, player: int, rng: random.Random) -> None:
+        """In a world dealt for `player`: its open step begun again on the world's own table, so
+        that another's options and prompt are what the world gives them (the real game's could
+        tell a hidden counter of theirs), and the answers others gave drawn again among them;
+        the player's own options, prompt and answer stay as they were shown to them."""
+        real, frame, asked = self.together, self.frames[-1], self.pending
+        forced, steps = self.forced, self.steps
+        self.together = self.pending = None
+        try:
+            started = frame.code.ops[frame.pc].start(self, frame.env)
+        except EngineError:  # the world's rules cannot ask it: the step as it was (drawn again below)
+            started = None
+        self.forced, self.steps = forced, steps
+        step = self.together if started is SUSPENDED and self.together is not None \
+            and self.together.players == real.players else real
+        me = step.seat(player)
+        for i in range(len(step.players)):
+            if i == me:
+                step.options[i], step.prompts[i], step.answers[i] = real.options[i], real.prompts[i], real.answers[i]
+            elif real.answers[i] is None:
+                step.answers[i] = None if len(step.options[i]) > 1 else 0
+            else:
+                step.answers[i] = rng.randrange(len(step.options[i]))
+        step.start = 0
+        self.together = step
+        if not self._ask_next(step):  # all answered in the world (forced there): the real one asks
+            step.answers[next(i for i, a in enumerate(real.answers) if a is None)] = None
+            self._ask_next(step)
+        if self.pending.player == asked.player == player:
+            self.pending = asked  # the decision as the player is asked it (engine cards may narrow it)
 
     def _places(self) -> Iterator[Card]:
         """Every card, in the order of the places they are at: each zone's cards in order, a
@@ -465,7 +587,8 @@ class Game:
         t = self.table
         return hash((tuple(map(tuple, t.contents)), tuple(t.face_down), tuple(t.known), frozen(t.counters),
                      tuple((f.code.id, f.pc, frozen(f.env)) for f in self.frames),
-                     self.pending.player if self.pending else None, self.over, self.end_reason))
+                     self.pending.player if self.pending else None, self.over, self.end_reason,
+                     self.together.key() if self.together is not None else None))
 
     # ------------------------------------------------------------ snapshots
 
@@ -478,6 +601,9 @@ class Game:
         roots = [table.counters, [f.env for f in self.frames], [v for e in log for v, _ in e]]
         if pending is not None:
             roots += [pending.options, pending.prompt]
+        step = self.together
+        if step is not None:
+            roots += [step.options, step.prompts]
         for root in roots:
             enc.see(root)
         version, internal, gauss = self._shared_rng_state()
@@ -504,6 +630,10 @@ class Game:
                 "player": int(pending.player), "options": enc.encode(pending.options),
                 "prompt": enc.encode(list(pending.prompt))},
             "log": [[[enc.encode(v), seen] for v, seen in entry] for entry in log],
+            "together": None if step is None else {
+                "players": [int(p) for p in step.players], "options": enc.encode(step.options),
+                "prompts": enc.encode([list(p) for p in step.prompts]), "answers": list(step.answers),
+                "start": step.start},
         }
 
     @classmethod
@@ -572,6 +702,7 @@ class Game:
         g.pending = None if pending is None else Decision(
             Player(dec.lookup(g.players, pending["player"], "player", 1)), dec.decode(pending["options"]),
             tuple(dec.decode(pending["prompt"])))
+        g.together = _step(g, dec, data.get("together"))  # absent from snapshots made before steps
         g.forced = []  # not saved: only what a person is told of their own forced choices
         g.log = [LogEntry(tuple((dec.decode(v), None if seen is None else frozenset(seen)) for v, seen in entry))
                  for entry in data["log"]]
@@ -668,3 +799,19 @@ def _stand_ins(value: Any, stand_in: dict[tuple, Card], keep: Callable[[Card], b
     if type(value) is Text:
         return value.relabelled({c: stand_in[c.look] for c in value.cards() if keep is None or not keep(c)})
     return value
+
+
+def _step(g: Game, dec: Decoder, saved: Any) -> Together | None:
+    """The open simultaneous step of a snapshot, checked against its pending decision."""
+    if saved is None:
+        return None
+    players = [Player(dec.lookup(g.players, p, "player", 1)) for p in saved["players"]]
+    options, prompts = dec.decode(saved["options"]), [tuple(p) for p in dec.decode(saved["prompts"])]
+    answers = saved["answers"]
+    if not (len(players) == len(options) == len(prompts) == len(answers)) or type(saved["start"]) is not int \
+            or any(a is not None and (type(a) is not int or not 0 <= a < len(o)) for a, o in zip(answers, options)):
+        raise SaveError("the saved state's simultaneous step is damaged")
+    step = Together(players, options, prompts, list(answers), saved["start"])
+    if g.pending is None or step.open_for(g.pending.player) is None:
+        raise SaveError("the saved state's simultaneous step does not wait for its pending decision")
+    return step

@@ -52,7 +52,10 @@ def content_digest(data: dict[str, Any]) -> str:
 
 def save_data(game: Game, seats: list[str] | None = None, error: str | None = None) -> dict[str, Any]:
     """A save of `game`; `error`: the rule error that stopped it, the game being as it was
-    before the decision that failed."""
+    before the decision that failed. A game saved during a simultaneous step is saved as the
+    step began (`Game.withdrawn`): whoever reads the save must not learn an answer given in
+    it, and the step asks them all again when the game is resumed."""
+    game = game.withdrawn()
     data: dict[str, Any] = {
         "format": FORMAT,
         "engine": __version__,

@@ -19,14 +19,14 @@ from typing import Any
 
 from ..core.board import HEX_DIRECTIONS, Board, Place, drawn_line, render_board
 from ..core.errors import EffectError, IllegalMove
-from ..core.table import Card, Player, Table, Zone
+from ..core.table import OWNER, Card, Player, Table, Zone
 from ..core.text import Text, face_down, held_back, held_by, number_text
 from ..core.values import Lambda
 from ..lang.builtins import describe
 from ..lang.compiler import evaluate
 from . import belief, why
 from .clock import check as check_clock
-from .game import Game, LogEntry
+from .game import Decision, Game, LogEntry
 
 
 def sees(table: Table | None, card: Card, viewer: int | None, person: bool = False) -> bool:
@@ -186,13 +186,18 @@ class PlayerView:
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
         d = _game_of(self).pending
-        return len(d.options) if d is not None and (self.player is None or d.player == self.player) else 0
+        if d is None:
+            return 0
+        if self.player is None or d.player == self.player:
+            return len(d.options)
+        mine = _mine(self)
+        return len(mine.options) if mine is not None else 0
 
     def amounts(self) -> tuple[int, int] | None:
         """(low, high) when this player's options are the whole numbers from low to high in order
         (a `choose_amount` question), which a person answers with the number itself; else None."""
-        d = _game_of(self).pending
-        if self.option_count < 2 or any(type(o) is not int for o in d.options):
+        d = _mine(self)
+        if d is None or len(d.options) < 2 or any(type(o) is not int for o in d.options):
             return None
         low = d.options[0]
         return (low, d.options[-1]) if d.options == list(range(low, low + len(d.options))) else None
@@ -232,15 +237,23 @@ class PlayerView:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        """The pending decision: who decides; prompt and options only for the decider."""
+        """The pending decision: who decides; prompt and options only for the decider. In a
+        simultaneous step (game/together.py), each of its players who has yet to answer is a
+        decider and sees their own decision, and everyone sees who has yet to answer
+        (`waiting`), never another's answer nor another's options."""
         if self._decision is False:
-            d = _game_of(self).pending
+            game = _game_of(self)
+            d = game.pending
             if d is None:
                 self._decision = None
             else:
-                self._decision = {"player": self._label(d.player)}
-                if self.player is None or d.player == self.player:
-                    table = _game_of(self).table
+                mine = _mine(self)
+                self._decision = {"player": self._label(mine.player if mine is not None else d.player)}
+                if game.together is not None:
+                    self._decision["waiting"] = [self._label(p) for p in game.together.waiting()]
+                if mine is not None:
+                    d = mine
+                    table = game.table
 
                     def at(value: Any) -> str:  # a card of theirs they may not see: by its place
                         return label(value, self.player, self._names, table, self.person, True)
@@ -252,8 +265,8 @@ class PlayerView:
         """For each option of this player's decision, the card it is (as `card_view` shows it
         to them), or None for an option that is no card: what a person may read of an option."""
         game = _game_of(self)
-        d = game.pending
-        if d is None or self.option_count == 0:
+        d = _mine(self)
+        if d is None:
             return []
         return [card_view(game.table, o, self.player, self.person) if type(o) is Card else None for o in d.options]
 
@@ -261,8 +274,8 @@ class PlayerView:
         """For each option of this player's decision, the place it stands for ({"board", "id"}):
         the option itself if it is a place, the last item of a list that ends with one (a route
         ends where it goes); None for another option. What a drawn board lets a person click."""
-        d = _game_of(self).pending
-        if d is None or self.option_count == 0:
+        d = _mine(self)
+        if d is None:
             return []
         places = []
         for o in d.options:
@@ -276,8 +289,8 @@ class PlayerView:
         order (a place; a route, a list of places), each as {"board", "id", "line"}, `line` the
         line of the drawn board it is on (`render_board`); [] for another option. What a screen
         needs to show the part of a board its options lie on, and to name them as it does."""
-        d = _game_of(self).pending
-        if d is None or self.option_count == 0:
+        d = _mine(self)
+        if d is None:
             return []
         boards = _game_of(self).rules.boards
         routes = []
@@ -325,7 +338,8 @@ class PlayerView:
 
     def counters(self) -> dict[str, Any]:
         """Counters on display, as plain data (`plain`): a card in a counter's value shows as
-        the player may see it; a per-card counter shows only the visible cards' set values.
+        the player may see it; a per-card counter shows only the visible cards' set values, a
+        counter of `visibility: owner` only the viewer's own value (the referee's view: all).
         Lists and tables are new: the view does not change as the game goes on."""
         game = _game_of(self)
         table, player, names, person = game.table, self.player, self._names, self.person
@@ -337,6 +351,9 @@ class PlayerView:
             if spec.per == "card":
                 shown[name] = {self._label(c): plain(v, player, names, table, person) for c, v in value.items()
                                if v != spec.initial and sees(table, c, player, person)}
+            elif spec.visibility == OWNER and player is not None:  # each player's own value, to them alone
+                shown[name] = {self._label(p): plain(v, player, names, table, person) for p, v in value.items()
+                               if p == player}
             else:
                 shown[name] = plain(value, player, names, table, person)
         return shown
@@ -476,6 +493,14 @@ _game_of, _set_game = _GAME.__get__, _GAME.__set__
 _new = object.__new__
 
 
+def _mine(pv: PlayerView) -> Decision | None:
+    """The viewer's decision now (the referee's: the pending one): the pending decision if it
+    is theirs, else theirs in the open simultaneous step if they have yet to answer it. A
+    function, not a method: what a view's methods give must hold no card."""
+    game = _game_of(pv)
+    return game.pending if pv.player is None else game.decision_of(pv.player)
+
+
 def _in_shown_order(zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Zones of cards a player may not see, in an order that depends only on what is shown of
     them; emptied (the list is the caller's, for the next family)."""
@@ -506,7 +531,7 @@ def observed(game: Game, player: int, lines: int, forced: int, final: bool) -> l
     pv = view(game, player)
     items += [("forced", pv._label(f.value), "".join(p if type(p) is str else pv._label(p) for p in f.prompt))
               for f in game.forced[forced:] if f.player == player]
-    if final or game.pending is not None and game.pending.player == player:
+    if final or game.pending is not None and game.decision_of(player) is not None:
         items.append((pv.decision, _table_seen(table, player), pv.counters(), game.over, game.end_reason))
     return items
 

@@ -443,8 +443,8 @@ class _Explainer:
 def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[Any], bool]) -> list[str]:
     """Why nothing `player` may name `what` is among their options now, as lines of text; or
     that it is offered, or that there is nothing to explain. Works on a copy of `game`."""
-    d = game.pending
-    if d is None or d.player != player:
+    d = game.decision_of(player)
+    if d is None:
         return ["You have no decision to make now, so nothing is left out of one."]
     wanted = what.strip().casefold()
     for exact in (True, False):
@@ -454,7 +454,7 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
         offered = [o for o in d.options if matches(o)]
         if offered:
             return [f"{read(offered[0])} is offered: it is one of your options."]
-        site = _site(game)
+        site = _site(game) if d is game.pending else None
         if site is None:
             continue
         copy = game.clone()
@@ -470,7 +470,7 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
                 lines = lines[:4] + ["  ..."] + lines[-(MOST_LINES - 7):]
             return [f"'{what.strip()}' is not offered. This decision's options are:",
                     f"  {site.source(site.options)}"] + ["  " + line for line in lines]
-    site = _site(game)
+    site = _site(game) if d is game.pending else None
     if site is None:
         return [f"'{what.strip()}' is not offered, and this decision's options come from no rule that",
                 "can be taken apart (nothing left them out one by one)."]

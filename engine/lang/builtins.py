@@ -635,7 +635,23 @@ def choose(g, player, options, *prompt):
     return g.ask(player, values, prompt)  # SUSPENDED: the pick comes back through Game.apply
 
 
+SIMULTANEOUS = frozenset({"choose_each", "choose_amount_each"})  # the built-ins that ask several players at once
 MAX_AMOUNTS = 10_000  # amounts one choose_amount may offer: a question a person can still answer
+
+
+def _amounts(low: Any, high: Any, name: str) -> tuple[int, int]:
+    """`low` and `high` of an amount question, checked: whole numbers, low <= high, not too many."""
+    for which, bound in (("low", low), ("high", high)):
+        if type(bound) is not int and not (type(bound) is float and bound.is_integer()):
+            raise EffectError(f"{name}()'s {which} must be a whole number, got {describe(bound)}"
+                              + (f" ({number_text(bound)})" if type(bound) is float else ""))
+    low, high = int(low), int(high)
+    if low > high:
+        raise EffectError(f"{name}() has no amount to offer: low {low} is above high {high}")
+    if high - low >= MAX_AMOUNTS:
+        raise EffectError(f"{name}() from {low} to {high} offers more than {MAX_AMOUNTS:,} amounts; "
+                          "ask in larger units")
+    return low, high
 
 
 @builtin("choose_amount(player, low, high, prompt...)", CHOICE,
@@ -644,19 +660,56 @@ def choose_amount(g, player, low, high, *prompt):
     """Ask `player` for a whole number from `low` to `high` (both included), once, where a
     rule would otherwise ask yes or no again for each unit; returns it. The options are the
     numbers in order (option i is low + i). With low == high nothing is asked."""
-    for name, bound in (("low", low), ("high", high)):
-        if type(bound) is not int and not (type(bound) is float and bound.is_integer()):
-            raise EffectError(f"choose_amount()'s {name} must be a whole number, got {describe(bound)}"
-                              + (f" ({number_text(bound)})" if type(bound) is float else ""))
-    low, high = int(low), int(high)
-    if low > high:
-        raise EffectError(f"choose_amount() has no amount to offer: low {low} is above high {high}")
-    if high - low >= MAX_AMOUNTS:
-        raise EffectError(f"choose_amount() from {low} to {high} offers more than {MAX_AMOUNTS:,} amounts; "
-                          "ask in larger units")
+    low, high = _amounts(low, high, "choose_amount")
     if low == high:
         return low
     return g.ask(player, list(range(low, high + 1)), prompt)
+
+
+def _each(g, players: Any, name: str) -> list:
+    """The players of a simultaneous choice, as given (checked by Game.ask_each)."""
+    if type(players) is not list and type(players) is not tuple and type(players) is not ConstantList:
+        raise EffectError(f"{name}()'s first argument must be a list of players, got " + describe(players))
+    return list(players)
+
+
+def _of(value: Any, player: Player) -> Any:
+    """`value`, or what it gives for `player` if it is a function (`p -> ...`)."""
+    return value(player) if type(value) is Lambda else value
+
+
+def _prompt(prompt: tuple, player: Player) -> tuple:
+    return tuple(_of(part, player) for part in prompt)
+
+
+@builtin("choose_each(players, options, prompt...)", CHOICE,
+         example='let kept = choose_each(players, p -> hand[p], "Keep a card")', returns="table")
+def choose_each(g, players, options, *prompt):
+    """Ask every one of `players` at once to pick one of their options; returns a table
+    player -> pick once all have answered. `options` is a list (or zone) offered to all, or a
+    function of the player (`p -> hand[p]`); a part of the prompt may be a function of the
+    player too. Every player's options are worked out before anyone answers, nobody is told
+    another's pick before all have picked, and no rule runs in between. A player with a single
+    option is not asked; one with none is an error. Players are asked in seat order."""
+    who = _each(g, players, "choose_each")
+    offered = [_items(g, _of(options, Player(p))) if isinstance(p, int) else [] for p in who]
+    return g.ask_each(who, offered, [_prompt(prompt, p) for p in who])
+
+
+@builtin("choose_amount_each(players, low, high, prompt...)", CHOICE,
+         example='let bids = choose_amount_each(players, 0, p -> coins[p], "Bid how many coins?")',
+         returns="table")
+def choose_amount_each(g, players, low, high, *prompt):
+    """Ask every one of `players` at once for a whole number from `low` to `high` (both
+    included; each a number or a function of the player); returns a table player -> amount
+    once all have answered, as choose_each does. A player whose low equals their high is not
+    asked."""
+    who = _each(g, players, "choose_amount_each")
+    offered = []
+    for p in who:
+        lo, hi = _amounts(_of(low, p), _of(high, p), "choose_amount_each")
+        offered.append(list(range(lo, hi + 1)))
+    return g.ask_each(who, offered, [_prompt(prompt, p) for p in who])
 
 
 @builtin("emit(event, arguments...)", CHOICE, example='emit("delivered", p)')

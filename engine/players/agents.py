@@ -85,12 +85,14 @@ class HotSeat:
         self.stdout.write(CLEAR_SCREEN)
         self.stdout.flush()
 
-    def hand_to(self, player: int) -> None:
-        """Unless `player` decided last: clear the screen, then wait for them to press Enter."""
+    def hand_to(self, player: int, waiting: list[str] | None = None) -> None:
+        """Unless `player` decided last: clear the screen, then wait for them to press Enter;
+        in a simultaneous step, saying who has yet to choose (`waiting`), as a table would."""
         if player == self.last:
             return
         self.clear()
-        ask(self.stdin, self.stdout, f"Pass to P{int(player)} and press Enter (q to quit): ")
+        at_once = f"; waiting for {', '.join(waiting)}" if waiting else ""
+        ask(self.stdin, self.stdout, f"Pass to P{int(player)} and press Enter{at_once} (q to quit): ")
         self.last = player
 
 
@@ -149,7 +151,7 @@ class HumanAgent:
     def choose(self, view: PlayerView) -> int:
         view = view.for_person()  # the screen does not remind them of what they must remember
         if self.hot_seat is not None and view.player is not None:
-            self.hot_seat.hand_to(view.player)
+            self.hot_seat.hand_to(view.player, (view.decision or {}).get("waiting"))
         log, forced = view.log(), view.forced()
         news = self._news(log, forced, *self.read.get(view.player, (0, 0)))
         order = option_order(view)

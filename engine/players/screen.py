@@ -210,7 +210,8 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
     hint = "  (t: the whole table, ?: help)"
     title = [Line(title + hint if width is None or len(title + hint) <= width else title, "bold")]
     mine = heading("yours") + own_lines(pv, width) + heading(decision["prompt"], width) + \
-        option_lines(labels, width, pv.amounts()) + [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
+        together_lines(decision, pv.you, width) + option_lines(labels, width, pv.amounts()) + \
+        [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = log_items(news, width)
     news_head = news_heading(news, width)
     blocks = table_blocks(pv, width, skip=frozenset(on))
@@ -240,6 +241,18 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
         before = heading(f"since your last decision ({len(news)} lines)", width) + before
         news_head = heading(f"since your last decision (the last {shown} of {len(news)} lines)", width)
     return before, title + boards + table + news_head + news_lines + mine
+
+
+def together_lines(decision: dict[str, Any], you: str | None, width: int | None) -> list[Line]:
+    """For a decision of a simultaneous step (one with `waiting`), who else has yet to choose,
+    and that nobody is told another's choice before all have chosen; else nothing."""
+    if "waiting" not in decision:
+        return []
+    others = [p for p in decision["waiting"] if p != you]
+    text = ("Everyone chooses at once" + (f"; waiting for {', '.join(others)} too" if others else
+                                          "; the others have chosen") +
+            ": nobody is told another's choice before all have chosen.")
+    return [Line(t, "dim") for t in wrap(text, width, 2)]
 
 
 def card_lines(card: dict[str, Any], width: int | None) -> list[Line]:

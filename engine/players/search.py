@@ -56,7 +56,9 @@ class GreedyAgent:
 
     Judging an option by the position right after it alone is blind in a game where an action
     takes several decisions: nothing changes until the last one, so the bot would pick the
-    first step of every action at random (and then, say, remove its own cars)."""
+    first step of every action at random (and then, say, remove its own cars). So is it in a
+    simultaneous step (`choose_each`): nothing changes until all have answered, so the others'
+    answers in it are played on at random too."""
 
     def __init__(self, seed: int, worlds: int = 1, tries: int = 8, steps: int = 40):
         self.rng = random.Random(seed)
@@ -81,21 +83,23 @@ class GreedyAgent:
 
     def _judge_option(self, world: Game, i: int, me: Any) -> float:
         """Option `i` in `world`, judged by the best of its tries."""
+        step = world.together.start if world.together is not None else None  # the step answered in
         after = world.clone()
         after.apply(i)
-        if after.over or after.pending.player != me:
+        if after.over or after.pending.player != me and not _inside(after, step):
             return self._judge(after, me)  # nothing more of ours to play out
         best = -math.inf
         for _ in range(self.tries):
             line = after.clone()
-            self._play_on(line, me)
+            self._play_on(line, me, step)
             best = max(best, self._judge(line, me))
         return best
 
-    def _play_on(self, world: Game, me: Any) -> None:
-        """Random decisions of `me` while it is their turn to decide (at most `steps`)."""
+    def _play_on(self, world: Game, me: Any, step: int | None = None) -> None:
+        """Random decisions of `me` while it is their turn to decide, and of anyone in the
+        simultaneous step that began after `step` decisions (at most `steps` in all)."""
         for _ in range(self.steps):
-            if world.over or world.pending.player != me:
+            if world.over or world.pending.player != me and not _inside(world, step):
                 return
             world.apply(self.rng.randrange(len(world.pending.options)))
 
@@ -106,14 +110,20 @@ class GreedyAgent:
         return values[me] - (max(others) if others else 0)
 
 
+def _inside(world: Game, step: int | None) -> bool:
+    """Whether `world` is still in the simultaneous step that began after `step` decisions."""
+    return step is not None and world.together is not None and world.together.start == step
+
+
 class _Node:
     """A node of the search tree: the move that led here, by whom, and its statistics."""
 
-    __slots__ = ("player", "children", "visits", "reward", "value", "available")
+    __slots__ = ("player", "children", "answers", "visits", "reward", "value", "available")
 
     def __init__(self, player: Any = None):
         self.player = player
         self.children: dict[Any, _Node] = {}
+        self.answers: dict[int, dict[Any, _Node]] | None = None  # by player, a step begun here
         self.visits = 0
         self.reward = 0.0  # sum of the mover's rank rewards, each from 0 to 1
         self.value = 0.0  # sum of the mover's own scores (or heuristic estimates)
@@ -130,6 +140,11 @@ class MctsAgent:
     bounds the time per decision (then results depend on the machine's speed). The search
     stops early once the most visited move leads the next by more than the iterations left:
     the choice (the most visited move) can no longer change.
+
+    In a simultaneous step (`choose_each`) the engine asks its players one after the other, but
+    none may know another's answer: in the tree, each player's answers of a step are kept at the
+    node where the step began, one table per player (decoupled UCT), so that an answer is never
+    chosen knowing those given before it; the step's joint answer leads on to the next node.
 
     The reward of a move is its mover's rank among the players (0 last, 1 first), so the scale
     of a game's scores does not matter. But a player whose rank cannot change is then
@@ -174,24 +189,32 @@ class MctsAgent:
     def _settled(root: _Node, n: int, left: int) -> bool:
         """Whether the most visited of the root's `n` moves leads every other by more than the
         `left` iterations: then no other can catch it up, and the choice is made."""
-        if len(root.children) < n:
+        moves = [child for key, child in root.children.items() if type(key) is int]  # not a step's joint answers
+        if len(moves) < n:
             return False
-        first, second = sorted((child.visits for child in root.children.values()), reverse=True)[:2]
+        first, second = sorted((child.visits for child in moves), reverse=True)[:2]
         return first - second > left
 
     def _iterate(self, root: _Node, world: Game) -> bool:
         rng, node, path = self.rng, root, []
         steps = self._steps = []
         self._added = None
+        step_at, step, joint = None, None, []  # the node where the world's open step began, its start, its answers
         while not world.over:
             options = world.pending.options
             if len(options) == 1:  # a forced move is not a choice: no node for it
                 world.apply(0)
                 continue
+            if step_at is None and world.together is not None:
+                step_at, step, joint = node, world.together.start, []
             # Below the root a move is known by what it is (the same card in every world),
             # at the root by its index (the view's options, in every world).
             keys = range(len(options)) if node is root else [frozen(o) for o in options]
-            children = node.children
+            if step_at is None or node is root:
+                children = node.children
+            else:  # an answer in a step: its player's table at the step's node, whatever came before it
+                tables = step_at.answers = step_at.answers or {}
+                children = tables.setdefault(int(world.pending.player), {})
             untried = [i for i, k in enumerate(keys) if k not in children]
             for k in keys:
                 if k in children:
@@ -212,9 +235,18 @@ class MctsAgent:
                 u = self._mean(child) + c * math.sqrt(math.log(child.available) / child.visits)
                 if u > best_u:
                     best_i, best_u = i, u
-            node = children[keys[best_i]]
+            chosen = children[keys[best_i]]
             world.apply(best_i)
-            path.append(node)
+            path.append(chosen)
+            if step_at is None:
+                node = chosen
+                continue
+            joint.append(keys[best_i])
+            if node is root and len(joint) == 1:
+                node = chosen  # the root's own answer: the step goes on below it
+            if world.together is None or world.together.start != step:  # the step is over: its joint answer
+                node = node.children.setdefault(("together", tuple(joint)), _Node())
+                step_at = None
         steps = 0
         while not world.over and (self.depth == 0 or steps < self.depth):
             world.apply(rng.randrange(len(world.pending.options)))
@@ -231,7 +263,8 @@ class MctsAgent:
 
     def _forget(self) -> None:
         """Undo what an iteration whose world was dropped had counted: the node it added, and
-        the moves it found available (the iteration had not yet counted a visit)."""
+        the moves it found available (the iteration had not yet counted a visit; a step's joint
+        node it made stays, unvisited: no move leads to it but that joint answer)."""
         if self._added is not None:
             children, key = self._added
             del children[key]

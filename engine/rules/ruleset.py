@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang import recovery
-from ..lang.builtins import end_reason
+from ..lang.builtins import SIMULTANEOUS, end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
@@ -60,6 +60,7 @@ class CounterSpec:
     per: str | None
     initial: Any
     display: bool
+    visibility: str = PUBLIC  # OWNER: each player's value is seen by that player alone (per: player)
 
 
 @dataclass
@@ -120,6 +121,10 @@ class Ruleset:
     codes: dict[str, Code] = field(default_factory=dict)  # every code by id, to restore frames
     # Counters no rule can change once setup is over: copies of a game past setup may share them.
     fixed_counters: frozenset[str] = frozenset()
+    # Counters per player seen by their owner alone (`visibility: owner`): worlds do not copy them.
+    hidden_counters: tuple[str, ...] = ()
+    # Whether a rule asks several players at once (choose_each...): the adapters say so.
+    simultaneous: bool = False
     lambdas: list[Callable] = field(default_factory=list)
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
@@ -523,6 +528,8 @@ class _Builder:
             rs.teams = (when, groups)
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         rs.fixed_counters = self._fixed_counters(names)
+        rs.hidden_counters = tuple(n for n, c in rs.counters.items() if c.visibility == OWNER)
+        rs.simultaneous = any(called(tree) & SIMULTANEOUS for tree in self._trees.values() if tree is not None)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
@@ -669,7 +676,11 @@ class _Builder:
         for name, c in counters.items():
             per = c.get("per")
             self._per_keys_ok(("counters", name, "per"), per, constants)
-            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True))
+            visibility = c.get("visibility", PUBLIC)
+            if visibility == OWNER and per != "player":
+                self.error(("counters", name, "visibility"), "visibility 'owner' needs 'per: player': "
+                           "a counter seen by its owner alone has one value for each player")
+            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True), visibility)
         return result
 
     def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[Card]:
