@@ -84,6 +84,10 @@ class Hosted:
         self.dropped = False  # let go by the server (idle): its pages are closed
         self.listeners: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []  # pages and polls told of changes
         self.polls = 0  # of them, long polls
+        # The answers people gave in the open simultaneous step before their turn in it came (the
+        # game asks its players in seat order): kept here, never in the game, so that no view,
+        # save or bot's world holds them, and applied as each one's turn comes (`_answer_early`).
+        self.early: dict[int, int] = {}
 
     def _told(self) -> None:
         """Wake whoever waits for a change: threads on the lock's condition, pages through
@@ -185,6 +189,7 @@ class Hosted:
                         self.notes.append(f"{self.names[player]} took more than {self.bot_seconds:g} s over the "
                                           f"decision of step {step}: a random option was taken for it")
                     self.game.apply(choice)
+                    self._answer_early()
                     self._saved_at_the_end()
             except Exception as exc:  # a rule or the bot failed: the game stops as it was before that decision
                 with self.changed:
@@ -201,8 +206,39 @@ class Hosted:
 
     def _asked_at(self, player: int) -> int:
         """The step at which `player`'s question was asked (called with the lock held): the
-        game's step while one seat decides at a time."""
+        game's step while one seat decides at a time; in a simultaneous step, the step it began
+        at, for each of its players who has yet to answer (they are all asked at once)."""
+        together = self.game.together
+        if together is not None and self._may_answer(player):
+            return together.start
         return self.step()
+
+    def _may_answer(self, player: int) -> bool:
+        """Whether `player` may answer now: the pending decision is theirs, or they are of the
+        open simultaneous step and have not answered it yet (called with the lock held)."""
+        g = self.game
+        if g.over or g.pending is None or player in self.early:
+            return False
+        return g.pending.player == player or g.decision_of(player) is not None
+
+    def _answer_early(self) -> None:
+        """Apply the answers people gave ahead of their turn in the step, as their turn comes
+        (called with the lock held, after each decision applied)."""
+        g = self.game
+        while not g.over and g.pending is not None and g.pending.player in self.early:
+            option = self.early.pop(g.pending.player)
+            self.history.mark(g)
+            g.apply(option)
+
+    def _waiting(self) -> list[str]:
+        """Who the game waits for: the decider, or in a simultaneous step everyone of it who
+        has yet to answer (public: at a table you see who has put their card down)."""
+        g = self.game
+        if g.over or g.pending is None:
+            return []
+        if g.together is None:
+            return [self.names[int(g.pending.player)]]
+        return [self.names[int(p)] for p in g.together.waiting() if p not in self.early]
 
     def _to_decide(self, player: int, step: int | None = None) -> None:
         """Refuse (409) unless `player` is to decide now and, given a `step`, that is the step of
@@ -214,8 +250,10 @@ class Hosted:
         if step is not None and step != self._asked_at(player):
             raise BadRequest(f"that answers the question of step {step}, and the game is at step {self.step()} "
                              "now: nothing was changed (look at the table again)", 409)
-        if self.game.pending.player != player:
-            raise BadRequest(f"it is not your turn: {self.names[int(self.game.pending.player)]} decides", 409)
+        if player in self.early:
+            raise BadRequest(f"you have answered; waiting for {', '.join(self._waiting())}", 409)
+        if not self._may_answer(player):
+            raise BadRequest(f"it is not your turn: {' and '.join(self._waiting())} decides", 409)
 
     def choose(self, player: int, option: Any, step: Any) -> None:
         """A person's decision, answering the question of `step`; refused (the game unchanged)
@@ -227,12 +265,17 @@ class Hosted:
         with self.changed:
             g = self.game
             self._to_decide(player, step)
-            count = len(g.pending.options)
+            count = len(g.decision_of(player).options)
             if not 0 <= option < count:
                 raise BadRequest(f"option {option} is not one of 0 to {count - 1}")
+            if g.pending.player != player:  # of a simultaneous step, before their turn in it came
+                self.early[player] = option
+                self._told()
+                return
             self.history.mark(g)
             try:
                 g.apply(option)
+                self._answer_early()
             except Exception as exc:  # a rule failed: the game is kept as it was before this decision
                 self.error = _one_line(exc)
             self._saved_at_the_end()
@@ -246,6 +289,9 @@ class Hosted:
         came of it, in one line."""
         with self.changed:
             self._to_decide(player, step)
+            if self.game.pending.player != player:
+                raise BadRequest("take back a decision on your turn: others of this step answer before you", 409)
+            self.early.clear()  # the step they were given in may be taken back: asked again
             self.history.mark(self.game)
             reply = self.history.take_back(self.game)
             self._told()
@@ -288,7 +334,7 @@ class Hosted:
                 print(f"engine serve: {exc}", file=sys.stderr)
 
     def _waiting_for_others(self, player: int) -> bool:
-        return self.in_play() and not self.dropped and self.game.pending.player != player
+        return self.in_play() and not self.dropped and not self._may_answer(player)
 
     def seat_view(self, player: int) -> dict[str, Any]:
         """What seat `player` is sent: their view as a person's screen shows it (`as_dict`), the
@@ -316,15 +362,21 @@ class Hosted:
         pv = view(g, player, self.names, person=True)
         shown = pv.as_dict()
         amounts = pv.amounts()
+        if player in self.early:  # answered ahead of their turn: the question is no longer open to them
+            shown["decision"] = {"player": shown["decision"]["player"], "answered": shown["decision"]["options"][
+                self.early[player]]}
+        if shown["decision"] is not None and "waiting" in shown["decision"]:
+            answered = {self.names[p] for p in self.early}
+            shown["decision"]["waiting"] = [w for w in shown["decision"]["waiting"] if w not in answered]
         shown.update({
             "seat": player,
-            "step": self.step(),
+            "step": self._asked_at(player),
             "option_cards": pv.option_cards(),
             "option_places": pv.option_places() if drawn else [None] * len(pv.option_cards()),
             "drawings": pv.drawings() if drawn else {},
             "amounts": list(amounts) if amounts else None,
             "forced": [{"at": at, "text": text} for at, text in pv.forced()],
-            "turn": None if g.over else self.names[int(g.pending.player)],
+            "turn": None if g.over else ", ".join(self._waiting()),
             "thinking": self.names[self.thinking] if self.thinking is not None else None,
             "can_save": self.save_to is not None,
             "error": self.error,

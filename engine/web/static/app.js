@@ -302,7 +302,13 @@ function seatPage(game, token) {
     if (v.error) return el("p", { class: "status error" }, `The game stopped on an error: ${v.error}`);
     if (v.over) return el("p", { class: "status" }, "Game over" + (v.end_reason ? ` (${v.end_reason})` : ""));
     if (mine && busy) return el("p", { class: "status sending" }, "Sending…");
+    if (mine && v.decision.waiting) {
+      return el("p", { class: "status mine" }, `Your turn: everyone chooses at once, and nobody sees another's choice until all have chosen (waiting for ${v.decision.waiting.join(", ")}).`);
+    }
     if (mine) return el("p", { class: "status mine" }, "Your turn.");
+    if (v.decision && v.decision.answered !== undefined) {
+      return el("p", { class: "status" }, `You chose ${v.decision.answered}; waiting for ${v.turn}.`);
+    }
     if (v.thinking) return el("p", { class: "status thinking" }, `${v.thinking} is thinking…`);
     return el("p", { class: "status" }, `Waiting for ${v.turn}.`);
   }
