@@ -295,3 +295,41 @@ def test_a_designer_watches_a_simulated_game_move_by_move(browser, server, page,
     page.wait_for_selector(".card.hidden", timeout=WAIT_MS)
     assert page.locator("svg.board-picture .track").count()  # the track laid by then, in the owners' colours
     keep_screenshot(page, "replay")
+
+
+def test_two_seats_choose_at_once_each_in_its_own_browser(browser, server):
+    """Picnic (a simultaneous step: everyone picks a favourite food at once), two people in
+    browsers of their own and a random bot: P2 chooses first, though P1 comes first in seat
+    order; P2's page says what P2 chose, P1's that P2 has chosen (never what), and once P1 has
+    chosen the game goes on with both answers, in seat order."""
+    from engine.players.agents import make_agent
+    from engine.rules.ruleset import load_ruleset
+    url, tables = server
+    picnic = load_ruleset(Path(__file__).resolve().parent.parent / "examples" / "picnic" / "picnic.yaml")
+    hosted = tables.host(Game(picnic, 3, seed=3), ["human", "human", "random"], [None, None, make_agent("random", 1)])
+    address = {p: f"{url}/play/{hosted.id}/{t}" for t, p in hosted.tokens.items()}
+    contexts = [browser.new_context(viewport=SIZE) for _ in (1, 2)]
+    try:
+        one, two = (c.new_page() for c in contexts)
+        one.goto(address[1])
+        two.goto(address[2])
+        assert settled(one) == settled(two) == "mine"
+        assert "everyone chooses at once" in two.text_content(".status")
+        before = one.inner_text("#app")
+        two.locator(".options button", has_text="cake").click()
+        two.wait_for_selector(".status:has-text('You chose cake')", timeout=WAIT_MS)
+        one.wait_for_selector(".status:has-text('waiting for P1 (human), P3 (random)')", timeout=WAIT_MS)
+        # P1 is told that P2 has chosen, and nothing more: the page is as it was but for who is awaited.
+        assert one.inner_text("#app") == before.replace("waiting for P1 (human), P2 (human), P3 (random)",
+                                                        "waiting for P1 (human), P3 (random)")
+        assert hosted.game.decisions == []
+        one.locator(".options button", has_text="bread").click()
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while len(hosted.game.decisions) < 3:  # the bot answers after the people
+            assert time.monotonic() < deadline, "the step did not end"
+            time.sleep(0.05)
+        assert hosted.game.decisions[:2] == [0, 3]  # P1 bread, P2 cake: in seat order
+        assert hosted.game.table.counters["favourite"][2] == "cake"
+    finally:
+        for c in contexts:
+            c.close()
