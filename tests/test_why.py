@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
+import pytest
+
 from engine.game.game import Game
 from engine.game.view import sees, view
 from engine.game.why import HIDDEN
@@ -165,12 +167,18 @@ flow: |
 """
 
 
-def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path):
+@pytest.mark.parametrize("lower", [None, "[x for t in [top] for x in hand[p] if x.value < t.value]",
+                                   "[x for x in hand[p] for t in [top] if x.value < t.value]"],
+                         ids=["one for", "hidden first", "hidden second"])
+def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path, lower):
     """Options filtered by the face-down top card of the deck: why names the rule, never the
-    card nor its value."""
+    card nor its value (through any `for` of a comprehension)."""
     tiny = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
     path = tmp_path / "top.yaml"
-    path.write_text(tiny[:tiny.index("flow:")] + TOP_OF_DECK + tiny[tiny.index("scoring:"):], encoding="utf-8")
+    flow = TOP_OF_DECK if lower is None else \
+        TOP_OF_DECK.replace("[x for x in hand[p] if x.value < top.value]", lower)
+    assert flow != TOP_OF_DECK or lower is None
+    path.write_text(tiny[:tiny.index("flow:")] + flow + tiny[tiny.index("scoring:"):], encoding="utf-8")
     ruleset = load_ruleset(path)
     told = 0
     for seed in range(1, 30):

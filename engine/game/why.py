@@ -97,8 +97,8 @@ class _Explainer:
         if kind == "lambda_expr":
             return True  # a function value: what it reads is known only where it is called
         if kind == "list_comp" or (kind == "call" and kids[1] is not None and kids[1].data == "comp_argument"):
-            element, clause = kids if kind == "list_comp" else kids[1].children
-            return self._hidden_items(element, clause, at, depth) or (whole and self.hidden(self.value(node, at)))
+            element, *clauses = kids if kind == "list_comp" else kids[1].children
+            return self._hidden_items(element, clauses, at, depth) or (whole and self.hidden(self.value(node, at)))
         if whole and self.hidden(self.value(node, at)):
             return True
         if kind == "call":
@@ -134,8 +134,10 @@ class _Explainer:
                 any(self._hidden_in(k, at, depth + 1) for k in kids[1:])
         return any(self._hidden_in(k, at, depth + 1) for k in kids if isinstance(k, Tree))
 
-    def _hidden_items(self, element: Tree, clause: Tree, at: _At, depth: int) -> bool:
-        var, iterable, cond = clause.children
+    def _hidden_items(self, element: Tree, clauses: list[Tree], at: _At, depth: int) -> bool:
+        """Whether a comprehension reads what cannot be seen: each `for` of it in turn, for
+        each item the ones before it keep."""
+        var, iterable, cond = clauses[0].children
         if self._hidden_in(iterable, at, depth + 1):
             return True
         items = self.value(iterable, at)
@@ -145,8 +147,11 @@ class _Explainer:
             inner = _At(at.text, {**at.env, str(var): item}, at.rule)
             if cond is not None and self._hidden_in(cond, inner, depth + 1):
                 return True
-            if (cond is None or self.value(cond, inner)) and self._hidden_in(element, inner, depth + 1):
-                return True  # (an item the filter leaves out is not made into anything)
+            if cond is not None and not self.value(cond, inner):
+                continue  # (an item the filter leaves out is not made into anything)
+            if self._hidden_items(element, clauses[1:], inner, depth) if clauses[1:] \
+                    else self._hidden_in(element, inner, depth + 1):
+                return True
         return False
 
     def said(self, node: Tree | Token, at: _At) -> str | None:
@@ -167,8 +172,10 @@ class _Explainer:
         if depth > MOST_DEPTH or not isinstance(node, Tree):
             return None
         kind, kids = node.data, node.children
-        if kind == "list_comp":
-            return self._comprehension(kids[0], kids[1], at, depth)
+        if kind == "list_comp":  # of several `for`s, only whether they read what is hidden
+            if len(kids) == 2:
+                return self._comprehension(kids[0], kids[1], at, depth)
+            return [HIDDEN] if self.reads_hidden(node, at) else None
         if kind == "cond_expr":
             taken, cond, other = kids
             shown = self.said(cond, at)
@@ -217,7 +224,7 @@ class _Explainer:
         if depth > MOST_DEPTH or not isinstance(node, Tree):
             return []
         kind, kids = node.data, node.children
-        if kind == "list_comp":
+        if kind == "list_comp" and len(kids) == 2:  # (of several `for`s, nothing is told)
             var, iterable, cond = kids[1].children
             if self.reads_hidden(iterable, at):
                 return [HIDDEN]
@@ -393,7 +400,8 @@ class _Explainer:
                 inner = self._false_function(cond, at, depth)
                 if inner:
                     return inner
-                if self._builtin(cond, "any") and kids[1] is not None and kids[1].data == "comp_argument":
+                if self._builtin(cond, "any") and kids[1] is not None and kids[1].data == "comp_argument" \
+                        and len(kids[1].children) == 2:
                     element, clause = kids[1].children
                     listed = Tree("list_comp", [Tree("true", []), Tree("comp_clause", [clause.children[0],
                                   clause.children[1], element])], clause.meta)

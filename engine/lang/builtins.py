@@ -46,7 +46,8 @@ def builtin(signature: str, kind: str = VALUE, example: str = "", returns: str =
     """Register a built-in. `signature` reads like `move(card, zone, position?)`; `...` = any count.
     `returns` names what it gives, where that is known: a type ("number", "text", "bool",
     "none", "place", "list:number"...), "item" (an item of its first argument), "items" (a
-    list of them) or "option" (an item of its second)."""
+    list of them), "items of items" (a list of the items of its items) or "option" (an item
+    of its second)."""
     name, _, rest = signature.partition("(")
     params = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
     required = [p for p in params if not p.endswith("?") and not p.endswith("...")]
@@ -374,6 +375,20 @@ def sorted_by(g, items, key):
 def list_(g, items):
     """The cards of a zone (or items of a list) as a list, fixed at this moment."""
     return _items(g, items)
+
+
+@builtin("flatten(lists)", example="flatten(tableau)",
+         returns="items of items")
+def flatten(g, lists):
+    """One list of the items of each list (or cards of each zone) of a list or table, in
+    order: `flatten([[1, 2], [3]])` is `[1, 2, 3]`, `flatten(tableau)` every card of every
+    tableau (`sum` adds numbers up)."""
+    out: list = []
+    for items in iterate(g, lists):
+        out.extend(iterate(g, items))
+        if len(out) > MAX_LIST:
+            raise LimitError(f"flatten() makes a list of more than the limit of {MAX_LIST:,} items")
+    return sized(g, out)
 
 
 @builtin("range(start, stop)", example="for i in range(0, 3):", returns="list:number")
