@@ -278,7 +278,6 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
     digest = hashlib.sha256(raw)
     sources = MergedSourceMap(_expand_tables(data, smap, problems, raw))
     cards = data.setdefault("cards", [])
-    removals: list[tuple[str, Location]] = []
     read: list[Path] = []
     for ext in extensions:
         ext_file, ext_raw, ext_problems = _read(ext, resources.EXTENSIONS)
@@ -298,17 +297,16 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
         ext_map = _expand_tables(ext_data, ext_map, problems, ext_raw)
         _add_names(data, ext_data, ext_map, sources, problems)
         added = ext_data.get("cards", [])
+        # Its removals take out the cards before it (the ruleset's, earlier files'), never its
+        # own: a file that removes a card and adds one of that name replaces it.
+        own = {e.get("name") for e in added if isinstance(e, dict)}
+        _remove_cards(cards, [(name, ext_map.at(("remove_cards", i)))
+                              for i, name in enumerate(ext_data.get("remove_cards", []))], own, problems)
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
-        removals += [(name, ext_map.at(("remove_cards", i))) for i, name in enumerate(ext_data.get("remove_cards", []))]
     for name in remove:
         digest.update(f"\0remove {name}".encode())
-        removals.append((name, Location(str(path))))
-    names = {e.get("name") for e in cards if isinstance(e, dict)}
-    for name, where in removals:
-        if name not in names:
-            problems.append(Diagnostic(where, f"no card is named '{name}'{suggest(name, [n for n in names if n])}"))
-        cards[:] = [None if isinstance(e, dict) and e.get("name") == name else e for e in cards]
+    _remove_cards(cards, [(name, Location(str(path))) for name in remove], set(), problems)
     builder = _Builder(data, sources, rejected)
     try:
         ruleset = builder.build()
@@ -325,6 +323,22 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
     ruleset.extensions = [str(e) for e in extensions]
     ruleset._loaded = True
     return ruleset
+
+
+def _remove_cards(cards: list, removals: list[tuple[str, Location]], own: set, problems: list[Diagnostic]) -> None:
+    """Take every copy of each named card out of `cards` (left as None, so that the entries keep
+    their places); a name of no card there is an error, which says so when only the file's own
+    cards (`own`) have it."""
+    names = {e.get("name") for e in cards if isinstance(e, dict)}
+    for name, where in removals:
+        if name in own and name not in names:
+            problems.append(Diagnostic(where, f"'{name}' is a card of this file only: remove_cards takes "
+                                              "out cards of the ruleset (and of files given before this "
+                                              f"one), never the file's own; to leave '{name}' out, delete "
+                                              "its entry from cards"))
+        elif name not in names:
+            problems.append(Diagnostic(where, f"no card is named '{name}'{suggest(name, [n for n in names if n])}"))
+        cards[:] = [None if isinstance(e, dict) and e.get("name") == name else e for e in cards]
 
 
 def _add_names(data: dict, ext_data: dict, ext_map: CardSourceMap, sources: MergedSourceMap,
