@@ -398,8 +398,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(d)
             print(f"{path}: {len(exc.diagnostics)} error(s)", file=sys.stderr)
         else:
-            for note in ruleset.notes if args.strict else ():
-                print(note)
+            for note in ruleset.notes:
+                if args.strict or not note.strict:
+                    print(note)
             print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
                   f"{'/'.join(map(str, ruleset.players))} players)")
     return 1 if failed else 0

@@ -767,3 +767,29 @@ def test_validate_without_paths_is_a_usage_error(capsys):
     r = validate_inprocess(capsys)
     assert r.rc == 2
     assert "PATH" in r.err
+
+
+def test_two_cards_of_different_kinds_shown_alike_are_noted(tmp_path, capsys):
+    """Nothing a person types or reads tells them apart: validate says so, and the file is ok."""
+    text = mutate("    properties: {value: integer}\n",
+                  "    properties: {value: integer}\n  gem:\n    zone: deck\n    label: \"{name}\"\n")
+    text = mutate("  - {kind: number, name: Frost, value: 6}\n",
+                  "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
+    path = write(tmp_path, text)
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    line, column = where(text, "name: Coral}", 6)
+    first, _ = where(text, "name: Coral, value")
+    assert out == [f"{path}:{line}:{column}: note: the card 'Coral' of kind 'gem' has the name and label of "
+                   f"the card of kind 'number' at line {first}: a person cannot tell them apart (`i NAME`, "
+                   "`--card NAME`, the log); give one another name or a label that tells them apart",
+                   f"{path}: ok (Tiny, 7 cards, 2/3 players)"]
+
+
+def test_two_cards_of_one_name_told_apart_by_their_labels_are_not_noted(tmp_path, capsys):
+    text = mutate("    properties: {value: integer}\n",
+                  "    properties: {value: integer}\n  gem:\n    zone: deck\n    label: \"{name} gem\"\n")
+    text = mutate("  - {kind: number, name: Frost, value: 6}\n",
+                  "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
+    assert main(["validate", str(write(tmp_path, text))]) == 0
+    assert "note" not in capsys.readouterr().out

@@ -25,7 +25,7 @@ from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, c
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
-from .checks import duplicate_cards, emits, template_problem, trigger_arity
+from .checks import duplicate_cards, emits, shared_names, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
 from .migrations import Outdated
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
@@ -438,6 +438,7 @@ class _Builder:
         kinds = d.get("card_kinds", {})
         cards = self._cards(d.get("cards", []), kinds, zones)
         self.problems += duplicate_cards(cards, self.smap)
+        card_notes = shared_names(cards, self.smap)
         properties = {p for k in kinds.values() for p in k.get("properties", {})}
         properties |= {p for b in d.get("boards", {}).values() for p in b.get("properties", {})}
         names = Names(constants={**constants, **boards}, counters={n: c.per for n, c in counters.items()},
@@ -534,7 +535,7 @@ class _Builder:
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         rs.fixed_counters = self._fixed_counters(names)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
-        notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
+        notes = card_notes + global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
             lambda path, line, column: self._where(path)(line, column))
         rs.notes = sorted(dict.fromkeys(notes),  # a table's rows share their rules' text: a note once
