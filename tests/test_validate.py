@@ -793,3 +793,14 @@ def test_two_cards_of_one_name_told_apart_by_their_labels_are_not_noted(tmp_path
                   "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
     assert main(["validate", str(write(tmp_path, text))]) == 0
     assert "note" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("word, read", [("on", "true"), ("No", "false"), ("YES", "true")])
+def test_a_word_yaml_reads_as_true_or_false_is_told_to_be_quoted(tmp_path, capsys, word, read):
+    text = mutate("  pile: {}\n", f"  pile: {{label: {word}}}\n")
+    path = write(tmp_path, text)
+    assert main(["validate", str(path)]) == 1
+    line, column = where(text, f"label: {word}", 7)
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:{line}:{column}: error: expected a string in zones.pile.label, got true/false; YAML reads "
+        f'{word} unquoted as {read}: to write the word, quote it: "{word}"']
