@@ -150,11 +150,19 @@ def _container_text(value: list | tuple | set | frozenset | dict) -> Any:
     return Text([*pieces, closing])
 
 
+def card_zone_words(template: str) -> tuple[str, str]:
+    """The words before and after its card in the label of a zone of a card: where `{card}`
+    stands in the zone's `label`, else "LABEL of CARD"."""
+    before, found, after = template.partition("{card}")
+    return (before, after) if found else (f"{template} of ", "")
+
+
 def zone_text(zone: Zone) -> Any:
     """A zone's label; the zone of a card is named after its card, as Text."""
     if zone.holder is None:
         return zone.label
-    return Text((zone.spec.label, " of ", Text.of_card(zone.holder)))
+    before, after = card_zone_words(zone.spec.label)
+    return Text((before, Text.of_card(zone.holder), after))
 
 
 def number_text(value: int | float) -> str:

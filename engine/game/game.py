@@ -54,6 +54,12 @@ class LogEntry:
         Worked out once: a search bot's every world reads the whole log through it."""
         return any(seen is not None for _, seen in self.parts)
 
+    def kept_from(self, player: int) -> bool:
+        """Whether the line is not `player`'s to read at all: a part of it that names no card
+        is kept from them (a line `log_to` others; any other line shows all such parts to all)."""
+        return any(seen is not None and player not in seen and type(v) is not Card and type(v) is not Text
+                   for v, seen in self.parts)
+
 
 @dataclass(frozen=True)
 class Forced:
@@ -261,11 +267,15 @@ class Game:
         """Stop the game at once, wherever it is (end_game()); `reason` becomes its end_reason."""
         raise EndGame(reason)
 
-    def record(self, parts: tuple) -> None:
+    def record(self, parts: tuple, to: frozenset[int] | None = None) -> None:
         """Log a line; each card in it (and each card's label or name in a Text) keeps who could
         see it at this moment. Lists and tables are spelt out (`spell`): the log holds no value
-        that changes, and no function of this game."""
+        that changes, and no function of this game. A line `to` some players only keeps that
+        every part of it is theirs alone (`LogEntry.kept_from`)."""
         if not self.keep_log:
+            return
+        if to is not None:
+            self._record_to(parts, to)
             return
         flat: list[Any] = []
         for part in parts:
@@ -278,6 +288,21 @@ class Game:
         # Who may see each part: a card, the card of a one-card Text; anything else, all (None).
         self.log.append(LogEntry(tuple([(p, who_sees(p) if type(p) is Card else who_sees(p.parts[0][0])
                                          if type(p) is Text else None) for p in flat])))
+
+    def _record_to(self, parts: tuple, to: frozenset[int]) -> None:
+        flat: list[Any] = [""]  # a part that names no card, kept from the others: the line is not theirs
+        for part in parts:
+            if type(part) in (str, Player, Card, int):
+                flat.append(part)
+            else:
+                spell(part, flat)
+        who_sees = self.who_sees
+
+        def seen(p: Any) -> frozenset[int]:
+            card = p if type(p) is Card else p.parts[0][0] if type(p) is Text else None
+            everyone = None if card is None else who_sees(card)
+            return to if everyone is None else to & everyone
+        self.log.append(LogEntry(tuple((p, seen(p)) for p in flat)))
 
     def public_error(self, error: EffectError) -> EffectError:
         """The error as every player may read it, since it is shown to all of them: a card it
@@ -646,12 +671,17 @@ class Game:
         return h.hexdigest()
 
 
+_KEPT = LogEntry((("", frozenset()),))  # in a world, a line to other players: kept from everyone
+
+
 def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry:
     """A log entry with every card `player` did not see when it was logged replaced by a
     stand-in with the same look, so the line reads the same to them and names nothing more."""
     parts = entry.parts
     if not any(seen is not None and player not in seen for _, seen in parts):
         return entry
+    if entry.kept_from(player):  # a line to others: nothing of it, but that it is not theirs
+        return _KEPT
     return LogEntry(tuple((_stand_ins(v, stand_in) if seen is not None and player not in seen else v, seen)
                           for v, seen in parts))
 

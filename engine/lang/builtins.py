@@ -605,6 +605,16 @@ def log(g, *parts):
     g.record(parts)
 
 
+@builtin("log_to(players, parts...)", EFFECT, example='log_to(p, "you keep ", card)', returns="none")
+def log_to(g, players, *parts):
+    """Add a line to the game log that only `players` (a player or a list of players) may read:
+    what one is told alone ("you keep X"). Every other player's log and screen leave it out,
+    and no bot of theirs reads it (a save, the referee's record, keeps it). A card in it is
+    named only to those of them who may see it, as in `log`."""
+    to = [players] if isinstance(players, int) and not isinstance(players, bool) else _items(g, players)
+    g.record(parts, frozenset(int(_player(g, p)) for p in to))
+
+
 @builtin("fail(parts...)", EFFECT, example='fail("a seat from 1 to ", player_count, " is needed")')
 def fail(g, *parts):
     """Stop with an error that names this rule: for situations the ruleset forbids. Every player

@@ -76,7 +76,8 @@ def own_lines(pv: PlayerView, width: int | None, empty: bool = True) -> list[Lin
     for z in pv.zones():
         if z["display"] and z["mine"] and (empty or z["cards"]):
             lines += entry(z["label"], zone_text(z), width, "bold")
-    mine = [f"{name.replace('_', ' ')} {counter_text(value[pv.you], False)}"
+    named = pv.counter_labels()
+    mine = [f"{named[name]} {counter_text(value[pv.you], False)}"
             for name, value in pv.counters().items() if _per_player(value, pv) and counter_text(value[pv.you]).strip()]
     if mine:
         lines += entry(f"{pv.you}", " | ".join(mine), width, "bold")
@@ -101,10 +102,11 @@ def table_blocks(pv: PlayerView, width: int | None, everything: bool = False,
     for z in pv.zones():
         if z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
             blocks.append(entry(z["label"], zone_text(z), width))
+    named = pv.counter_labels()
     for name, value in pv.counters().items():
         text = counter_text(value)
         if everything or (text.strip() and text != "-"):
-            blocks.append(entry(name.replace("_", " "), text, width))
+            blocks.append(entry(named[name], text, width))
     return blocks
 
 

@@ -60,6 +60,7 @@ class CounterSpec:
     per: str | None
     initial: Any
     display: bool
+    label: str = ""  # how screens name it
 
 
 @dataclass
@@ -671,6 +672,9 @@ class _Builder:
             if visibility in (OWNER, OTHERS) and not owned:
                 self.error(("zones", name, "visibility"),
                            f"visibility '{visibility}' needs 'per: player', 'per: card' or 'per: [player, ...]'")
+            if "{card}" in z.get("label", "") and per != "card":
+                self.error(("zones", name, "label"), "'{card}' in a zone's label stands for the card the zone "
+                                                     "belongs to: only a zone with 'per: card' has one")
             result[name] = ZoneSpec(name, per, visibility, z.get("ordered", True), z.get("display", True),
                                     z.get("label", name.replace("_", " ")), z.get("description", ""))
         return result
@@ -680,7 +684,8 @@ class _Builder:
         for name, c in counters.items():
             per = c.get("per")
             self._per_keys_ok(("counters", name, "per"), per, constants)
-            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True))
+            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True),
+                                       c.get("label", name.replace("_", " ")))
         return result
 
     def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[Card]:
