@@ -349,6 +349,12 @@ class Game:
 
     # ------------------------------------------------------------ copies
 
+    @property
+    def setting_up(self) -> bool:
+        """Whether the ruleset's setup is still running (waiting on a player's answer), so that
+        the `arrange` hook has not run yet."""
+        return bool(self.frames) and not any(type(op) is Arrange for op in self.frames[0].code.ops[:self.frames[0].pc])
+
     def set_up(self) -> None:
         """Setup is over (and the arrange hook has run): the counters no rule can change any more
         (`Ruleset.fixed_counters`) are shared by the copies made from now on, not copied. Which
@@ -607,7 +613,7 @@ class Game:
         g._checkpoint = None
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):
             raise SaveError("the saved state is neither finished nor waiting for a decision")
-        if not g.frames or any(type(op) is Arrange for op in g.frames[0].code.ops[:g.frames[0].pc]):
+        if not g.setting_up:
             g.set_up()  # saved after setup: its copies share what no rule changes any more
         return g
 
