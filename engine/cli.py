@@ -27,8 +27,8 @@ from .analysis.simulate import Interrupted, simulate, stderr_if_tty
 from .core.errors import EffectError, EngineError, RulesetError, SaveError
 from .core.text import finite
 from .game.game import Game
-from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, resume, state_difference,
-                         write_save)
+from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, result_difference, resume,
+                         state_difference, write_save)
 from .game.seeds import bots_seed, secret_seed, seed_argument
 from .game.trial import terminal_problems
 from .game.view import render, view
@@ -864,7 +864,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for w in old_format_warnings(args.file, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
     if web is not None:
-        why = None if warnings else not_reproduced(game, data)
+        why = not_reproduced(game, data)
         if why is not None:
             raise EngineError(f"{args.file}: does NOT reproduce: {why}")
         return _watch_on_the_web(web, game, data.get("seats"), _shown_seat(args, game, data.get("seats")))
@@ -874,7 +874,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if seat is not None and not game.over:
             print(f"(the table as P{seat} sees it; --referee shows every hidden card)")
     expected = data.get("result")
-    place = state_difference(game, data["state"]) if isinstance(data.get("state"), dict) and not warnings else None
+    place = state_difference(game, data["state"]) if isinstance(data.get("state"), dict) else None
     if place is not None:
         print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state "
               f"(first at {place}).")
@@ -892,11 +892,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if expected is None:
         print(f"{args.file}: replayed; the save holds no result to compare with.")
         return 0
-    if expected.get("digest") == game.digest() and expected.get("scores") == scores \
-            and expected.get("end_reason", game.end_reason) == game.end_reason:  # older saves have none
+    why = result_difference(game, expected, isinstance(data.get("state"), dict))
+    if why is None:
         print(f"{args.file}: reproduces exactly ({len(game.decisions)} decisions).")
         return 0
-    print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")
+    print(f"{args.file}: does NOT reproduce: {why}.")
     return 1
 
 
