@@ -262,8 +262,9 @@ def _parser() -> argparse.ArgumentParser:
     game_args(cd)
     cd.add_argument("--seats", help="comma-separated bots, one per player, as simulate takes them (default: "
                     "random for every seat)")
-    cd.add_argument("--card", action="append", default=[], metavar="NAME", help="a card's name (or a nameless "
-                    "card's label), or a kind of card for all its cards; repeatable (default: every card)")
+    cd.add_argument("--card", action="append", default=[], metavar="NAME", help="a card's name or label, as "
+                    "screens show it (any case; inf for ∞), or a kind of card for all its cards; repeatable "
+                    "(default: every card)")
     run_args(cd, 100, "games as they are, and games of each card's each variant",
              "play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
     cd.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends; if FILE "

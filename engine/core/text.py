@@ -10,6 +10,7 @@ see it when it was logged) and an error (each card as everyone can see it).
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Callable
 
 from .board import Board, Place
@@ -185,3 +186,16 @@ def finite(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [finite(v) for v in data]
     return data
+
+
+# What a person types for a symbol a keyboard may not have: "i Locomotive inf" names
+# "Locomotive ∞".
+_STAND_INS = {"∞": "inf", "×": "x", "–": "-", "—": "-", "−": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
+              "…": "...", "½": "1/2", "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "★": "*", "☆": "*", "•": "*"}
+
+
+def typed(text: str) -> str:
+    """`text` as a person may type it, to compare names with what they typed: case and accents
+    left out, runs of spaces as one, and each symbol of `_STAND_INS` as its stand-in."""
+    spelt = unicodedata.normalize("NFKD", "".join(_STAND_INS.get(ch, ch) for ch in text))
+    return " ".join("".join(ch for ch in spelt if not unicodedata.combining(ch)).casefold().split())

@@ -20,7 +20,7 @@ from lark import Token, Tree
 
 from ..core.errors import Diagnostic, Location
 from ..core.table import Card, Table, Zone
-from ..core.text import Text
+from ..core.text import Text, typed
 from ..lang.compiler import ChoiceSite, Compiler, string_value
 from .game import Game
 
@@ -254,6 +254,12 @@ class _Explainer:
                 return [f"{self.src(node, at)}:"] + ["  " + line for line in self.empty(tree.children[0], body_at, depth + 1)]
         return []
 
+    def _described(self, name: str) -> list[str]:
+        """The description of the ruleset's function or procedure `name`, in the rulebook's
+        words, as the line under its call; none without one."""
+        description = self.names.descriptions.get(name)
+        return [f"  ({description})"] if description else []
+
     def _body(self, node: Tree, at: _At) -> tuple[Tree, _At] | None:
         """A call of a function of the ruleset: its tree, and its parameters given the call's values."""
         callee, args = node.children
@@ -338,7 +344,7 @@ class _Explainer:
             return None
         inner = _At(text, dict(zip(params, values)), f"{'procedure' if procedure else 'function'} {name}")
         found = self._procedure(tree, inner, depth + 1) if procedure else self.absent(tree.children[0], inner, depth + 1)
-        return [f"{self.src(node, at)}:"] + ["  " + line for line in found] if found else None
+        return [f"{self.src(node, at)}:"] + self._described(name) + ["  " + line for line in found] if found else None
 
     def _procedure(self, tree: Tree, at: _At, depth: int) -> list[str] | None:
         """A procedure that builds its value statement by statement: the `if` whose branch adds
@@ -444,7 +450,8 @@ class _Explainer:
         if found is None:
             return None
         tree, inner = found
-        return [f"{self.src(node, at)} is no, since"] + \
+        name = str(node.children[0].children[0])
+        return [f"{self.src(node, at)} is no, since"] + self._described(name) + \
             ["  " + line for line in self.false(tree.children[0], inner, depth + 1)]
 
 
@@ -454,11 +461,11 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
     d = game.pending
     if d is None or d.player != player:
         return ["You have no decision to make now, so nothing is left out of one."]
-    wanted = what.strip().casefold()
+    wanted = typed(what)
     for exact in (True, False):
         def matches(value: Any, exact: bool = exact) -> bool:
             shown = read(value)
-            return shown is not None and (shown.casefold() == wanted if exact else wanted in shown.casefold())
+            return shown is not None and (typed(shown) == wanted if exact else wanted in typed(shown))
         offered = [o for o in d.options if matches(o)]
         if offered:
             return [f"{read(offered[0])} is offered: it is one of your options."]
@@ -476,8 +483,11 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
         if lines:
             if len(lines) > MOST_LINES - 2:  # the first steps and the deepest, which say the reason
                 lines = lines[:4] + ["  ..."] + lines[-(MOST_LINES - 7):]
+            kind, _, rule = site.rule.partition(" ")
+            said = game.rules.names.descriptions.get(rule) if kind in ("function", "procedure") else None
             return [f"'{what.strip()}' is not offered. This decision's options are:",
-                    f"  {site.source(site.options)}"] + ["  " + line for line in lines]
+                    f"  {site.source(site.options)}"] + ([f"  ({site.rule}: {said})"] if said else []) + \
+                ["  " + line for line in lines]
     site = _site(game)
     if site is None:
         return [f"'{what.strip()}' is not offered, and this decision's options come from no rule that",

@@ -64,6 +64,7 @@ class Names:
     codes: dict[str, Code] = field(default_factory=dict)  # the others' codes, each run in a frame
     # Each function's and procedure's tree and text, to explain a choice's options on request (game/why.py).
     sources: dict[str, tuple[Tree, str]] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)  # theirs, in the rulebook's words, for why.py
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)

@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.text import typed
 from ..game.view import PlayerView, counter_text, face_shown, zone_text
 
 LABEL_WIDTH = 20  # the column of labels; a longer label pushes its value along, after a colon
@@ -265,11 +266,12 @@ def shown_cards(pv: PlayerView) -> list[dict[str, Any]]:
 
 def named_cards(pv: PlayerView, name: str) -> dict[str, dict[str, Any]]:
     """The cards the viewer can see (`shown_cards`) called `name`, or, when none is, whose
-    label holds it; by label (copies of a card read alike)."""
+    label holds it; by label (copies of a card read alike), as typed (`typed`: any case, and
+    "inf" for "∞")."""
     cards = shown_cards(pv)
-    wanted = name.casefold()
+    wanted = typed(name)
     for match in (lambda label: label == wanted, lambda label: wanted in label):
-        found = {c["label"]: c for c in cards if match(c["label"].casefold())}
+        found = {c["label"]: c for c in cards if match(typed(c["label"]))}
         if found:
             return found
     return {}

@@ -473,6 +473,10 @@ class _Builder:
         names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
         names.sources = {**{name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()},
                          **{name: (tree, self._text(("procedures", name, "do"))) for name, tree in trees.items()}}
+        names.descriptions = {name: " ".join(entry["description"].split())
+                              for section in ("functions", "procedures") for name, entry in d.get(section, {}).items()
+                              if isinstance(entry, dict) and isinstance(entry.get("description"), str)
+                              and entry["description"].strip()}
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "function", _params(f), f"function {name}")
             rs.functions[name] = Function(name, _params(f), expr)
