@@ -71,6 +71,7 @@ RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help 
 def shipped_help() -> str:
     """The names of the shipped rulesets and extension files, for the help."""
     return (f"shipped rulesets: {', '.join(resources.shipped(resources.RULESETS))}\n"
+            f"example rulesets: {', '.join(resources.examples())}\n"
             f"shipped extension files (for --with): {', '.join(resources.shipped(resources.EXTENSIONS))}\n")
 
 

@@ -227,11 +227,13 @@ def _read(given: str | Path, package: str) -> tuple[str, bytes | None, list[Diag
     that name wins), and its bytes, read up to just past the size limit (so /dev/zero ends too)."""
     what = "ruleset" if package == resources.RULESETS else "extension file"
     names = list(resources.shipped(package))
+    examples = list(resources.examples()) if package == resources.RULESETS else []
     file = resources.locate(str(given), package)
     if file is None:
         return str(given), None, [Diagnostic(Location(str(given)), f"no such file, nor a shipped {what} named "
-                                             f"'{given}'{suggest(str(given), names)}; shipped {what}s: "
-                                             f"{', '.join(names)}")]
+                                             f"'{given}'{suggest(str(given), names + examples)}; shipped {what}s: "
+                                             f"{', '.join(names)}" + (f"; examples: {', '.join(examples)}"
+                                                                      if examples else ""))]
     try:
         with open(file, "rb") as f:
             return file, f.read(MAX_FILE_BYTES + 1), []
