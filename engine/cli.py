@@ -275,7 +275,7 @@ def _parser() -> argparse.ArgumentParser:
     cd.add_argument("--address", metavar="HOST:PORT", help="with --backend ray, the address of a running Ray "
                     "cluster (default: start Ray on this machine)")
     cd.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
-                    "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
+                    "self-contained HTML page (needs matplotlib: pip install matplotlib)")
     cd_shown = cd.add_mutually_exclusive_group()
     cd_shown.add_argument("--json", action="store_true", help="print the results as JSON")
     cd_shown.add_argument("--csv", action="store_true", help="print one CSV row per card")
@@ -312,7 +312,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("file", metavar="FILE.jsonl", help="a results file written by engine simulate --out")
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
     rp.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
-                    "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
+                    "self-contained HTML page (needs matplotlib: pip install matplotlib)")
 
     sc = sub.add_parser("schema", help="where the JSON Schemas are, for editors that check rulesets",
                         description=_wrap("Print the path of the JSON Schema of rulesets (with --extension: of "

@@ -195,7 +195,7 @@ def test_engine_report_help():
     proc = engine("report", "--help")
     text = " ".join(proc.stdout.split())  # as argparse wrapped it
     assert proc.returncode == 0
-    for words in ("FILE.jsonl", "--json", "--html", "95% Wilson interval", "pip install -e '.[plots]'",
+    for words in ("FILE.jsonl", "--json", "--html", "95% Wilson interval", "pip install matplotlib",
                   "docs/balance.md"):
         assert words in text
     assert "report" in engine("--help").stdout
@@ -234,7 +234,7 @@ def test_html_without_matplotlib_says_how_to_install_it(tmp_path):
     code = ("import sys; sys.modules['matplotlib'] = None; from engine.cli import main; "
             f"sys.exit(main(['report', {str(SMALL)!r}, '--html', {str(tmp_path / 'r.html')!r}]))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and proc.stderr == "engine: --html needs matplotlib: pip install -e '.[plots]'\n"
+    assert proc.returncode == 1 and proc.stderr == "engine: --html needs matplotlib: pip install matplotlib\n"
     assert not (tmp_path / "r.html").exists()
 
 

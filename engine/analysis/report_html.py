@@ -2,7 +2,7 @@
 plots drawn with matplotlib, embedded as base64 PNG so the page needs no other file and no
 network (it can be mailed or attached to an issue).
 
-matplotlib is an optional extra (`pip install -e '.[plots]'`), imported only here and only when
+matplotlib is an optional extra (`plots`; `pip install matplotlib`), imported only here and only when
 a page is written: the core install and the text report stay light. Figures are made with
 matplotlib.figure.Figure, which renders with the Agg backend and never touches pyplot's global
 state or a display.
@@ -19,7 +19,7 @@ from typing import Any
 from ..core.errors import EngineError
 from .report import OLD_RUN, findings, quality_rows, seat_label
 
-INSTALL = "pip install -e '.[plots]'"
+INSTALL = "pip install matplotlib"  # the plots extra's one package: right for a wheel and a checkout alike
 BLUE, GREY = "#3b6ea5", "#888888"
 
 STYLE = """
