@@ -299,9 +299,11 @@ def result_difference(game: Game, expected: dict[str, Any], relabelled: bool) ->
         return (f"the replayed game differs from the saved result: {player} scores "
                 f"{scores.get(player, 'nothing')}, the save says {saved.get(player, 'nothing')}")
     winners = [str(p) for p in game.winners()]
-    if expected.get("winners", winners) != winners:  # (the first saves kept no winners)
+    told = expected.get("winners", winners)  # (the first saves kept no winners)
+    if told != winners:
+        said = ", ".join(map(str, told)) if isinstance(told, list) else "something else"
         return (f"the replayed game differs from the saved result: the winners are {', '.join(winners)}, "
-                f"the save says {', '.join(map(str, expected['winners']))}")
+                f"the save says {said}")
     if expected.get("end_reason", game.end_reason) != game.end_reason:  # older saves have none
         return (f"the replayed game differs from the saved result: it ended by {game.end_reason!r}, "
                 f"the save says {expected['end_reason']!r}")
