@@ -1019,5 +1019,43 @@ def _can_print(text: str) -> bool:
     return True
 
 
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+REFERENCE_WIDTH = 100  # the columns the reference's help is laid out at, whatever the terminal
+
+
+def reference() -> str:
+    """docs/cli.md: the help of `engine` and of each of its commands as the parser prints it, so
+    that the reference cannot drift from the command (tests/test_cli_reference.py keeps the file
+    current; `write_reference()` writes it anew). argparse's words change with Python's version,
+    which the page names."""
+    import os
+    saved = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(REFERENCE_WIDTH)  # argparse lays help out at the terminal's width
+    try:
+        parser = _parser()
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+        lines = ["# Command reference", "",
+                 "<!-- Generated from the parser in engine/cli.py by "
+                 "`python -c 'import engine.cli; engine.cli.write_reference()'`; do not edit. "
+                 f"Python {sys.version_info[0]}.{sys.version_info[1]} -->", "",
+                 "Every command of `engine` and what `--help` prints for it. " + ", ".join(
+                     f"[`{name}`](#engine-{name})" for name in commands) + ".", "",
+                 "## engine", "", "```text", parser.format_help().rstrip(), "```", ""]
+        for name, command in commands.items():
+            lines += [f"## engine {name}", "", "```text", command.format_help().rstrip(), "```", ""]
+    finally:
+        if saved is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = saved
+    return "\n".join(lines)
+
+
+def write_reference() -> None:
+    """Write docs/cli.md in a source checkout."""
+    REFERENCE.write_text(reference(), encoding="utf-8")
+    print(f"wrote {REFERENCE}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
