@@ -68,7 +68,7 @@ def html_page(report: dict[str, Any]) -> str:
         parts.append('<ul class="findings">' + "".join(f"<li>{_e(f)}</li>" for f in found) + "</ul>")
     if games["played"]:
         ends = [[r["reason"], str(r["games"]), f"{r['share']:.1%}"] for r in report["end_reasons"]]
-        parts += _shares(report) + _scores(report) + _length(report)
+        parts += _shares(report) + _scores(report) + _parts(report) + _length(report)
         parts += ["<h2>Ended by</h2>", _table(["reason", "games", "share"], ends)] + _quality(report)
     if report["failures"]:
         rows = [[str(f["game"]), str(f.get("error")), str(f.get("reproduce") or "")] for f in report["failures"]]
@@ -106,6 +106,17 @@ def _scores(report: dict[str, Any]) -> list[str]:
             _img(_score_plot(rows), "box plots of the scores by seat"),
             '<p class="note">Boxes: quartiles; line: median; triangle: mean; whiskers: lowest and highest '
             'score.</p>']
+
+
+def _parts(report: dict[str, Any]) -> list[str]:
+    """The mean of each named part of the score by seat (scoring.breakdown), as the text report has it."""
+    rows = report["breakdown_by_seat"]
+    if not rows:
+        return []
+    names = list(rows[0]["mean"])
+    return ["<h2>Mean score by part</h2>",
+            '<p class="note">The named parts of the score (scoring.breakdown), by seat.</p>',
+            _table(["seat", *names], [[seat_label(r), *(f"{r['mean'][n]:.1f}" for n in names)] for r in rows])]
 
 
 def _length(report: dict[str, Any]) -> list[str]:
