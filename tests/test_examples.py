@@ -452,3 +452,21 @@ def test_the_guides_log_of_step_3_is_what_log_shows(capsys, monkeypatch):
                  "human,random", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.split("(? for help): ")[3].split("Choose 1-5")[0] == shown
+
+
+def test_the_guides_saved_game_ends_and_replays_as_it_shows(capsys, monkeypatch, tmp_path):
+    """Step 5's --save and replay block, P1 answering 1 at every decision, from another folder."""
+    import io
+    import shlex
+
+    from engine.cli import main
+    play = ("$ engine play examples/guide/step5_options_triggers_modifiers.yaml --players 2 "
+            "--seats human,random --seed 42 --save g.json\n...\n")
+    shown = _guide_block_after(play)
+    end, replay = shown.split("$ engine replay g.json\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 100))
+    assert main(shlex.split(play)[2:-1]) == 0
+    assert capsys.readouterr().out.endswith(end)
+    assert main(["replay", "g.json"]) == 0
+    assert capsys.readouterr().out == replay
