@@ -188,8 +188,7 @@ def finite(data: Any) -> Any:
     return data
 
 
-# What a person types for a symbol a keyboard may not have: "i Locomotive inf" names
-# "Locomotive ∞".
+# What a person types for a symbol a keyboard may not have: "i Engine inf" names "Engine ∞".
 _STAND_INS = {"∞": "inf", "×": "x", "–": "-", "—": "-", "−": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
               "…": "...", "½": "1/2", "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "★": "*", "☆": "*", "•": "*"}
 

@@ -47,7 +47,7 @@ def shipped(package: str = RULESETS) -> dict[str, Path]:
 
 def examples() -> dict[str, Path]:
     """The example rulesets, by name: the YAML files in the folders of the examples package
-    (examples/guide/step1_cards.yaml, examples/kite_day/kite_day.yaml...), in name order. They
+    (examples/FOLDER/NAME.yaml, NAME being the name), in name order. They
     are played by name as the shipped rulesets are (a shipped ruleset's name wins)."""
     return {f.stem: f for f in sorted(folder(EXTENSIONS).glob("*/*.yaml"), key=lambda f: f.stem)}
 
@@ -73,7 +73,7 @@ def locate(given: str, package: str = RULESETS) -> str | None:
 
 def _shipped_path(given: str) -> str | None:
     """The shipped file at `given`, a path relative to the source tree that names no file here
-    (`examples/lamplighters/lamplighters.yaml`, as the docs write it, run outside a checkout)."""
+    (`examples/FOLDER/NAME.yaml`, as the docs write it, run outside a checkout)."""
     parts = Path(given).parts
     package = next((p for p, top in _SOURCE.items() if parts and top == parts[0]), None)
     if package is None or Path(given).is_absolute() or ".." in parts:
