@@ -772,7 +772,7 @@ def test_validate_without_paths_is_a_usage_error(capsys):
 def test_two_cards_of_different_kinds_shown_alike_are_noted(tmp_path, capsys):
     """Nothing a person types or reads tells them apart: validate says so, and the file is ok."""
     text = mutate("    properties: {value: integer}\n",
-                  "    properties: {value: integer}\n  gem:\n    zone: deck\n    label: \"{name}\"\n")
+                  "    properties: {value: integer}\n  gem:\n    zone: pile\n    label: \"{name}\"\n")
     text = mutate("  - {kind: number, name: Frost, value: 6}\n",
                   "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
     path = write(tmp_path, text)
@@ -788,7 +788,7 @@ def test_two_cards_of_different_kinds_shown_alike_are_noted(tmp_path, capsys):
 
 def test_two_cards_of_one_name_told_apart_by_their_labels_are_not_noted(tmp_path, capsys):
     text = mutate("    properties: {value: integer}\n",
-                  "    properties: {value: integer}\n  gem:\n    zone: deck\n    label: \"{name} gem\"\n")
+                  "    properties: {value: integer}\n  gem:\n    zone: pile\n    label: \"{name} gem\"\n")
     text = mutate("  - {kind: number, name: Frost, value: 6}\n",
                   "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
     assert main(["validate", str(write(tmp_path, text))]) == 0
