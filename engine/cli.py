@@ -28,8 +28,8 @@ from .analysis.simulate import Interrupted, simulate, stderr_if_tty
 from .core.errors import EffectError, EngineError, RulesetError, SaveError
 from .core.text import finite
 from .game.game import Game
-from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, resume, state_difference,
-                         write_save)
+from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, result_difference, resume,
+                         state_difference, write_save)
 from .game.seeds import bots_seed, secret_seed, seed_argument
 from .game.trial import alike_notes, terminal_problems
 from .game.view import render, view
@@ -73,6 +73,7 @@ RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help 
 def shipped_help() -> str:
     """The names of the shipped rulesets and extension files, for the help."""
     return (f"shipped rulesets: {', '.join(resources.shipped(resources.RULESETS))}\n"
+            f"example rulesets: {', '.join(resources.examples())}\n"
             f"shipped extension files (for --with): {', '.join(resources.shipped(resources.EXTENSIONS))}\n")
 
 
@@ -264,8 +265,9 @@ def _parser() -> argparse.ArgumentParser:
     game_args(cd)
     cd.add_argument("--seats", help="comma-separated bots, one per player, as simulate takes them (default: "
                     "random for every seat)")
-    cd.add_argument("--card", action="append", default=[], metavar="NAME", help="a card's name (or a nameless "
-                    "card's label), or a kind of card for all its cards; repeatable (default: every card)")
+    cd.add_argument("--card", action="append", default=[], metavar="NAME", help="a card's name or label, as "
+                    "screens show it (any case; inf for ∞), or a kind of card for all its cards; repeatable "
+                    "(default: every card)")
     run_args(cd, 100, "games as they are, and games of each card's each variant",
              "play on N processes (default: one a core; with --backend ray, one a CPU of the cluster)")
     cd.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends; if FILE "
@@ -275,7 +277,7 @@ def _parser() -> argparse.ArgumentParser:
     cd.add_argument("--address", metavar="HOST:PORT", help="with --backend ray, the address of a running Ray "
                     "cluster (default: start Ray on this machine)")
     cd.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
-                    "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
+                    "self-contained HTML page (needs matplotlib: pip install matplotlib)")
     cd_shown = cd.add_mutually_exclusive_group()
     cd_shown.add_argument("--json", action="store_true", help="print the results as JSON")
     cd_shown.add_argument("--csv", action="store_true", help="print one CSV row per card")
@@ -312,7 +314,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("file", metavar="FILE.jsonl", help="a results file written by engine simulate --out")
     rp.add_argument("--json", action="store_true", help="print the report as JSON instead of text")
     rp.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
-                    "self-contained HTML page (needs matplotlib: pip install -e '.[plots]')")
+                    "self-contained HTML page (needs matplotlib: pip install matplotlib)")
 
     sc = sub.add_parser("schema", help="where the JSON Schemas are, for editors that check rulesets",
                         description=_wrap("Print the path of the JSON Schema of rulesets (with --extension: of "
@@ -407,7 +409,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 print(d)
             print(f"{path}: {len(exc.diagnostics)} error(s)", file=sys.stderr)
         else:
-            for note in [*alike_notes(ruleset), *(ruleset.notes if args.strict else ())]:
+            for note in [*alike_notes(ruleset), *(n for n in ruleset.notes if args.strict or not n.strict)]:
                 print(note)
             print(f"{path}: ok ({ruleset.name}, {len(ruleset.cards)} cards, "
                   f"{'/'.join(map(str, ruleset.players))} players)")
@@ -874,7 +876,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for w in old_format_warnings(args.file, data) + warnings:
         print(f"warning: {w}", file=sys.stderr)
     if web is not None:
-        why = None if warnings else not_reproduced(game, data)
+        why = not_reproduced(game, data)
         if why is not None:
             raise EngineError(f"{args.file}: does NOT reproduce: {why}")
         return _watch_on_the_web(web, game, data.get("seats"), _shown_seat(args, game, data.get("seats")))
@@ -884,7 +886,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if seat is not None and not game.over:
             print(f"(the table as P{seat} sees it; --referee shows every hidden card)")
     expected = data.get("result")
-    place = state_difference(game, data["state"]) if isinstance(data.get("state"), dict) and not warnings else None
+    place = state_difference(game, data["state"]) if isinstance(data.get("state"), dict) else None
     if place is not None:
         print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved state "
               f"(first at {place}).")
@@ -902,11 +904,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if expected is None:
         print(f"{args.file}: replayed; the save holds no result to compare with.")
         return 0
-    if expected.get("digest") == game.digest() and expected.get("scores") == scores \
-            and expected.get("end_reason", game.end_reason) == game.end_reason:  # older saves have none
+    why = result_difference(game, expected, bool(warnings) and isinstance(data.get("state"), dict))
+    if why is None:
         print(f"{args.file}: reproduces exactly ({len(game.decisions)} decisions).")
         return 0
-    print(f"{args.file}: does NOT reproduce: the replayed game differs from the saved result.")
+    print(f"{args.file}: does NOT reproduce: {why}.")
     return 1
 
 
@@ -1027,6 +1029,44 @@ def _can_print(text: str) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+REFERENCE_WIDTH = 100  # the columns the reference's help is laid out at, whatever the terminal
+
+
+def reference() -> str:
+    """docs/cli.md: the help of `engine` and of each of its commands as the parser prints it, so
+    that the reference cannot drift from the command (tests/test_cli_reference.py keeps the file
+    current; `write_reference()` writes it anew). argparse's words change with Python's version,
+    which the page names."""
+    import os
+    saved = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(REFERENCE_WIDTH)  # argparse lays help out at the terminal's width
+    try:
+        parser = _parser()
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+        lines = ["# Command reference", "",
+                 "<!-- Generated from the parser in engine/cli.py by "
+                 "`python -c 'import engine.cli; engine.cli.write_reference()'`; do not edit. "
+                 f"Python {sys.version_info[0]}.{sys.version_info[1]} -->", "",
+                 "Every command of `engine` and what `--help` prints for it. " + ", ".join(
+                     f"[`{name}`](#engine-{name})" for name in commands) + ".", "",
+                 "## engine", "", "```text", parser.format_help().rstrip(), "```", ""]
+        for name, command in commands.items():
+            lines += [f"## engine {name}", "", "```text", command.format_help().rstrip(), "```", ""]
+    finally:
+        if saved is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = saved
+    return "\n".join(lines)
+
+
+def write_reference() -> None:
+    """Write docs/cli.md in a source checkout."""
+    REFERENCE.write_text(reference(), encoding="utf-8")
+    print(f"wrote {REFERENCE}")
 
 
 if __name__ == "__main__":  # pragma: no cover

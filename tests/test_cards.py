@@ -193,3 +193,19 @@ def test_ray_plays_the_same_games():
     pytest.importorskip("ray")
     on_ray = run(STRONG, 10, wanted=["Crown"], backend="ray", jobs=2)
     assert on_ray["cards"] == run(STRONG, 10, wanted=["Crown"])["cards"]
+
+
+def test_a_card_is_named_as_every_screen_shows_it_and_as_it_may_be_typed():
+    """By its label ("New York (40)"), in any case, with "inf" for "∞"; a kind as before."""
+    assert select(TOR, ["New York (40)"]) == ["New York"]
+    assert select(TOR, ["new york"]) == ["New York"]
+    assert select(TOR, ["locomotive inf", "b&o 10"]) == ["B&O 10", "Locomotive ∞"]
+    with pytest.raises(EngineError, match=r"--card York: no card or kind of card is named so"):
+        select(TOR, ["York"])
+
+
+def test_the_header_of_cards_taken_out_stays_apart_when_every_value_is_a_dash():
+    """Without the 3 locomotive every game fails: no figure, and the header still reads as words."""
+    text = render_text(run(TOR, 3, players=3, wanted=["Locomotive 3"]))
+    header = next(line for line in text.splitlines() if line.startswith("card") and "came up" in line)
+    assert header.split()[-5:] == ["up", "P1", "P2", "P3", "all"], header

@@ -417,3 +417,56 @@ def test_the_guides_games_that_ask_nothing_print_what_it_shows(step, capsys, mon
     monkeypatch.chdir(ROOT)
     assert main(shlex.split(command)[2:]) == 0
     assert capsys.readouterr().out == shown
+
+
+def _guide_block_after(command: str) -> str:
+    import re
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    return re.match(r"(.*?)```", guide[guide.index(command) + len(command):], flags=re.S).group(1)
+
+
+def test_the_guides_simulation_prints_what_it_shows(capsys, monkeypatch):
+    """Step 4's `engine simulate` block is what the command prints, word for word."""
+    import shlex
+
+    from engine.cli import main
+    command = "$ engine simulate examples/guide/step4_scoring.yaml --players 3 --games 500 --seed 1\n"
+    shown = _guide_block_after(command)
+    monkeypatch.chdir(ROOT)
+    assert main(shlex.split(command)[2:] + ["--jobs", "1"]) == 0  # the games are the same on any jobs
+    assert capsys.readouterr().out == shown
+
+
+def test_the_guides_log_of_step_3_is_what_log_shows(capsys, monkeypatch):
+    """Step 3's `log` block: choosing 3, then 1, then typing log, as the guide says."""
+    import io
+    import re
+
+    from engine.cli import main
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    intro = "and typing `log` at the one after, shows the whole log so far:\n\n```text\n"
+    shown = re.match(r"(.*?)```", guide[guide.index(intro) + len(intro):], flags=re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("sys.stdin", io.StringIO("3\n1\nlog\nq\n\n"))
+    assert main(["play", "examples/guide/step3_turns_and_choices.yaml", "--players", "2", "--seats",
+                 "human,random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.split("(? for help): ")[3].split("Choose 1-5")[0] == shown
+
+
+def test_the_guides_saved_game_ends_and_replays_as_it_shows(capsys, monkeypatch, tmp_path):
+    """Step 5's --save and replay block, P1 answering 1 at every decision, from another folder."""
+    import io
+    import shlex
+
+    from engine.cli import main
+    play = ("$ engine play examples/guide/step5_options_triggers_modifiers.yaml --players 2 "
+            "--seats human,random --seed 42 --save g.json\n...\n")
+    shown = _guide_block_after(play)
+    end, replay = shown.split("$ engine replay g.json\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 100))
+    assert main(shlex.split(play)[2:-1]) == 0
+    assert capsys.readouterr().out.endswith(end)
+    assert main(["replay", "g.json"]) == 0
+    assert capsys.readouterr().out == replay

@@ -77,6 +77,44 @@ def test_extension_adds_and_removes_cards(files):
     assert g.table.counters["points"] == {1: 13, 2: 3}
 
 
+REPLACE = textwrap.dedent("""\
+    remove_cards: [Storm]
+    cards:
+      - {kind: event, name: Storm, value: 7}
+    """)
+
+
+def test_an_extension_replaces_a_card_by_removing_it_and_adding_its_own(files, tmp_path):
+    """What the message for a duplicate card advises: the file's own Storm stays, one copy."""
+    base, _ = files
+    mine = tmp_path / "storm.yaml"
+    mine.write_text(REPLACE)
+    g = Game(load_ruleset(base, [mine]), 2, seed=1)
+    assert [(c.label, c.props["value"]) for c in g.table.cards] == [("Calm", 1), ("Fog", 2), ("Storm", 7)]
+    assert g.table.counters["points"] == {1: 10, 2: 0}
+
+
+def test_a_later_file_removes_the_card_an_earlier_one_added(files, tmp_path):
+    base, _ = files
+    first, second = tmp_path / "storm.yaml", tmp_path / "calm.yaml"
+    first.write_text(REPLACE)
+    second.write_text("remove_cards: [Storm]\ncards:\n  - {kind: event, name: Gale, value: 4}\n")
+    g = Game(load_ruleset(base, [first, second]), 2, seed=1)
+    assert [c.label for c in g.table.cards] == ["Calm", "Fog", "Gale"]
+
+
+def test_removing_only_a_card_of_the_file_itself_is_a_located_error(files, tmp_path):
+    base, _ = files
+    mine = tmp_path / "own.yaml"
+    mine.write_text("remove_cards: [Gale]\ncards:\n  - {kind: event, name: Gale, value: 4}\n")
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(base, [mine])
+    assert [str(d) for d in err.value.diagnostics] == [
+        f"{mine}:1:16: error: 'Gale' is a card of this file only: remove_cards takes out cards of the "
+        "ruleset (and of files given before this one), never the file's own; to leave 'Gale' out, "
+        "delete its entry from cards"]
+
+
 def test_mistakes_in_an_extension_point_into_its_own_file(files, tmp_path):
     base, _ = files
     bad = tmp_path / "bad.yaml"

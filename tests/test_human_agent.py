@@ -198,3 +198,33 @@ def test_the_final_screen_shows_the_table_and_waits_for_nobody_whose_input_is_no
     for company in ("B&O", "C&O", "ERIE", "NYC", "PRR"):  # what a share's value is counted from
         assert f"railway {company}:" in text and f"locomotive {company}:" in text
     assert "hand P1" not in text  # an empty hand of one's own says nothing at the end
+
+
+SYMBOLS = """\
+game: {name: Symbols, players: [2]}
+card_kinds:
+  engine:
+    zone: yard
+    label: "{name}"
+cards:
+  - {kind: engine, name: "Locomotive ∞"}
+  - {kind: engine, name: "Café × 2"}
+  - {kind: engine, name: "Tender"}
+zones:
+  yard: {}
+flow: |
+  let c = choose(1, yard, "Take one")
+scoring:
+  score: 0
+"""
+
+
+@pytest.mark.parametrize("typed, label", [("i locomotive inf", "Locomotive ∞"), ("i LOCOMOTIVE ∞", "Locomotive ∞"),
+                                          ("i cafe x 2", "Café × 2"), ("i tender", "Tender")])
+def test_a_card_is_named_in_any_case_and_with_a_stand_in_for_a_symbol(tmp_path, typed, label):
+    path = tmp_path / "symbols.yaml"
+    path.write_text(SYMBOLS, encoding="utf-8")
+    game = Game(load_ruleset(path), 2, seed=1)
+    choice, out, _ = ask(game, f"{typed}\n1\n")
+    assert choice is not None and "No card you can see" not in out
+    assert f"{label}\n  kind:                 engine\n" in out, out

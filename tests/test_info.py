@@ -167,3 +167,30 @@ def test_info_fits_80_columns(capsys, path):
     code, out, _ = info(capsys, path)
     assert code == 0
     assert [line for line in out.splitlines() if len(line) > 80] == []
+
+
+def test_a_long_path_fits_80_columns(capsys, tmp_path, monkeypatch):
+    """A clone at a long path, read from another folder: the file's path is broken after a
+    separator, and reads whole again when its lines are joined."""
+    deep = tmp_path.joinpath(*["a_folder_with_a_long_name"] * 5)
+    deep.mkdir(parents=True)
+    ruleset = deep / "guide.yaml"
+    ruleset.write_text((ROOT / "examples" / "guide" / "step5_options_triggers_modifiers.yaml").read_text(encoding="utf-8"),
+                       encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, _ = info(capsys, ruleset)
+    assert code == 0
+    assert [line for line in out.splitlines() if len(line) > 80] == []
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  File: "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("  Players: "))
+    assert "".join(line.strip() for line in lines[start:end]) == f"File: {ruleset}"
+
+
+def test_a_path_inside_the_folder_is_told_relative(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = info(capsys, ROOT / "rulesets" / "railways.yaml")
+    assert code == 0
+    assert "  File: rulesets/railways.yaml" in out.splitlines()

@@ -135,3 +135,72 @@ def test_a_mistake_says_what_there_is(pearls, call, message):
         call(game)
     assert str(err.value).startswith(message)
     assert game.digest() == before
+
+
+def test_an_exception_of_the_arrange_hook_arrives_as_itself(pearls):
+    """Not a rule's error located at the flow's first statement: the test's own fault."""
+    def arrange(game):
+        next(iter([]))
+    with pytest.raises(StopIteration):
+        Game(pearls, 2, seed=1, arrange=arrange)
+
+    def mistaken(game):
+        position.put(game, "small perl (1)", "discard")
+    with pytest.raises(LookupError, match="did you mean 'small pearl"):
+        Game(pearls, 2, seed=1, arrange=mistaken)
+
+
+ASKING_SETUP = """\
+game: {name: Colours, players: [2]}
+constants:
+  colours: [red, blue, green]
+card_kinds:
+  gem:
+    zone: bag
+    label: "{name}"
+cards:
+  - {kind: gem, name: Ruby}
+  - {kind: gem, name: Opal}
+  - {kind: gem, name: Jade}
+zones:
+  bag: {}
+  hand: {per: player}
+counters:
+  colour: {per: player, initial: ""}
+setup: |
+  for p in players:
+      colour[p] = choose(p, [c for c in colours if c not in [colour[q] for q in players]], "Your colour?")
+flow: |
+  let c = choose(1, bag, "Take a gem")
+  log(c)
+scoring:
+  score: 0
+"""
+
+
+def test_a_setup_that_asks_is_answered_by_text_and_then_arranged(tmp_path):
+    path = tmp_path / "colours.yaml"
+    path.write_text(ASKING_SETUP, encoding="utf-8")
+    rules = load_ruleset(path)
+    arranged = []
+
+    def arrange(game):
+        arranged.append(dict(game.table.counters["colour"]))
+        position.put(game, "Ruby", position.zone(game, "hand", 1))
+    game = Game(rules, 2, seed=1, arrange=arrange)
+    assert game.setting_up and arranged == []  # Game() stops at setup's first question
+    position.answer_setup(game, "blue", "green")
+    assert not game.setting_up and arranged == [{1: "blue", 2: "green"}]
+    assert view(game, 1).decision["options"] == ["Opal", "Jade"]  # the flow's first decision, from the arranged table
+
+
+def test_answering_setup_wrongly_says_what_there_is(tmp_path):
+    path = tmp_path / "colours.yaml"
+    path.write_text(ASKING_SETUP, encoding="utf-8")
+    rules = load_ruleset(path)
+    with pytest.raises(LookupError, match=r"'bleu' is not offered; the options are \['red', 'blue', 'green'\]"):
+        position.answer_setup(Game(rules, 2, seed=1), "bleu")
+    with pytest.raises(ValueError, match="setup still asks P2: 'Your colour\\?'"):
+        position.answer_setup(Game(rules, 2, seed=1), "red")
+    with pytest.raises(ValueError, match="setup asks nothing more: 'red'"):
+        position.answer_setup(Game(rules, 2, seed=1), "red", "blue", "red")

@@ -5,6 +5,7 @@ the standings leaves the games as they were."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import pytest
@@ -206,3 +207,18 @@ def test_report_shows_the_quality_in_text_json_and_html(tmp_path):
     quality_part = html[html.index("<h2>Game quality</h2>"):]
     assert "<td>lead changes a game</td>" in quality_part and "<td>winner leads for good</td>" in quality_part
     assert html.count("<img") == 6  # shares by seat and position, scores, lengths, and the two here
+
+
+def test_of_two_games_each_interval_stays_within_what_its_measure_can_be():
+    """Two games, one led by a seat throughout, one shared out: the normal approximation reached
+    past 0 and 1 ("uncertainty 0.17 [-0.02, 0.35]" of issue 44)."""
+    one_leader = [[1, 0], [2, 0], [3, 0]]
+    shared = [[1, 0], [1, 2], [3, 2], [3, 4]]
+    played = [{"winners": ["P1"], "turn_order": ["P1", "P2"], "decisions": 6, "standings": one_leader,
+               "rounds": 3},
+              {"winners": ["P2"], "turn_order": ["P2", "P1"], "decisions": 8, "standings": shared, "rounds": 4}]
+    q = quality(played, 2)
+    for name, most in [("uncertainty", 1), ("lead_for_good", 1), ("lead_changes", math.inf),
+                       ("worst_deficit", math.inf), ("decisions", math.inf), ("rounds", math.inf)]:
+        assert 0 <= q[name]["low"] <= q[name]["mean"] <= q[name]["high"] <= most, (name, q[name])
+    assert q["uncertainty"]["low"] == 0  # cut at 0: the approximation went below it

@@ -195,7 +195,7 @@ def test_engine_report_help():
     proc = engine("report", "--help")
     text = " ".join(proc.stdout.split())  # as argparse wrapped it
     assert proc.returncode == 0
-    for words in ("FILE.jsonl", "--json", "--html", "95% Wilson interval", "pip install -e '.[plots]'",
+    for words in ("FILE.jsonl", "--json", "--html", "95% Wilson interval", "pip install matplotlib",
                   "docs/balance.md"):
         assert words in text
     assert "report" in engine("--help").stdout
@@ -234,7 +234,7 @@ def test_html_without_matplotlib_says_how_to_install_it(tmp_path):
     code = ("import sys; sys.modules['matplotlib'] = None; from engine.cli import main; "
             f"sys.exit(main(['report', {str(SMALL)!r}, '--html', {str(tmp_path / 'r.html')!r}]))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and proc.stderr == "engine: --html needs matplotlib: pip install -e '.[plots]'\n"
+    assert proc.returncode == 1 and proc.stderr == "engine: --html needs matplotlib: pip install matplotlib\n"
     assert not (tmp_path / "r.html").exists()
 
 
@@ -252,3 +252,21 @@ def test_html_is_one_self_contained_page(tmp_path):
                   'alt="win share by turn position with 95% intervals"',
                   "division by zero (in score)", "last trick"):
         assert words in text
+
+
+def test_a_turn_position_is_no_finding_when_the_seats_are_not_alike():
+    """Only seat 1 a bot: position 1's share is mostly the bot's, not the rules' (issue 44)."""
+    run = {**RUN, "seats": ["mcts", "random", "random"]}
+    found = findings(build_report(games(45, 90), run))
+    assert "P1 (mcts) wins 50.0% [39.9%, 60.1%], above the 33.3% of an even game." in found
+    assert not any(f.startswith("turn position") for f in found)
+
+
+def test_the_html_page_has_the_mean_score_by_part(tmp_path):
+    pytest.importorskip("matplotlib")
+    from engine.analysis.report_html import html_page
+    report = build_report(games(30, 90), RUN)
+    report["breakdown_by_seat"] = [{"seat": f"P{i}", "bot": "random", "mean": {"pearls": 2.0 * i, "catch": 1.5}}
+                                   for i in (1, 2, 3)]
+    page = html_page(report)
+    assert "Mean score by part" in page and "<td>P2 (random)</td><td>4.0</td><td>1.5</td>" in page.replace("\n", "")

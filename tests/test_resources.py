@@ -14,6 +14,7 @@ from engine.rules import resources
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
+EXAMPLES = {p.stem: p for p in (ROOT / "examples").glob("*/*.yaml")}  # the example rulesets, in folders
 TINY = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
 
 
@@ -71,7 +72,8 @@ def test_an_unknown_name_lists_the_shipped_ones(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
         "trick_of_the_rail: error: no such file, nor a shipped ruleset named 'trick_of_the_rail' "
-        f"(did you mean 'trick_of_the_rails'?); shipped rulesets: {', '.join(NAMES)}"]
+        f"(did you mean 'trick_of_the_rails'?); shipped rulesets: {', '.join(NAMES)}; examples: "
+        f"{', '.join(sorted(EXAMPLES))}"]
     proc = engine("validate", "railways", "--with", "my_event", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
@@ -79,13 +81,26 @@ def test_an_unknown_name_lists_the_shipped_ones(tmp_path):
         "'my_events'?); shipped extension files: my_engine_fair, my_events"]
 
 
-def test_a_missing_path_points_to_the_shipped_ruleset_of_its_name(tmp_path):
-    proc = engine("info", "rulesets/railways.yaml", cwd=tmp_path)
-    assert proc.returncode == 1
-    assert proc.stderr.splitlines() == ["rulesets/railways.yaml: error: cannot read the file: No such file or "
-                                        "directory; the shipped ruleset of that name is 'railways'"]
+def test_a_path_of_the_source_tree_reads_the_shipped_file_outside_a_checkout(tmp_path):
+    """As the docs write them (`engine play examples/lamplighters/lamplighters.yaml`), from any folder."""
+    for given in ("rulesets/railways.yaml", "examples/lamplighters/lamplighters.yaml"):
+        proc = engine("info", given, "--json", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert Path(json.loads(proc.stdout)["path"]).samefile(ROOT / given)
     assert engine("info", "nothing/here.yaml", cwd=tmp_path).stderr.splitlines() == [
         "nothing/here.yaml: error: cannot read the file: No such file or directory"]
+    assert engine("info", "rulesets/railway.yaml", cwd=tmp_path).stderr.splitlines() == [
+        "rulesets/railway.yaml: error: cannot read the file: No such file or directory"]
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_every_example_plays_by_name_from_any_folder(tmp_path, name):
+    rules = load_ruleset(name)
+    assert Path(rules.path).samefile(EXAMPLES[name])
+    players = str(rules.players[0])
+    played = engine("play", name, "--players", players, "--seats", ",".join(["random"] * int(players)),
+                    "--seed", "1", cwd=tmp_path)
+    assert played.returncode == 0 and "Final scores" in played.stdout, played.stdout + played.stderr
 
 
 def test_commands_take_names_from_any_folder(tmp_path):
@@ -109,6 +124,7 @@ def test_commands_take_names_from_any_folder(tmp_path):
 def test_the_help_lists_the_shipped_names(tmp_path):
     out = engine("--help", cwd=tmp_path).stdout
     assert f"shipped rulesets: {', '.join(NAMES)}\n" in out
+    assert f"example rulesets: {', '.join(sorted(EXAMPLES))}\n" in out
     assert "shipped extension files (for --with): my_engine_fair, my_events\n" in out
 
 
@@ -123,3 +139,14 @@ def test_from_the_source_folder_after_a_plain_install_the_top_level_folders_are_
     assert resources.folder("engine.schemas") == root / "schemas"
     assert resources.folder("engine.rulesets") == root / "rulesets"
     assert any(resources.folder("engine.schemas").glob("*.json"))
+
+
+def test_the_wheel_holds_every_folder_of_examples():
+    """pyproject.toml lists each folder of examples as a package with its YAML files, so that
+    a wheel installs them (examples/kite_day was left out)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    for folder in {p.parent.name for p in EXAMPLES.values()}:
+        package = f"engine.examples.{folder}"
+        assert package in config["packages"], package
+        assert config["package-data"].get(package) == ["*.yaml"], package

@@ -226,3 +226,42 @@ def test_a_resumed_game_tells_no_old_news_and_says_where_the_rest_is(stopped):
     assert "The game goes on from the save; type log for what happened before." in first_screen
     assert " plays " not in first_screen
     assert " plays " in proc.stdout.split("(? for help): ")[1]  # log tells the game so far
+
+
+@pytest.fixture
+def finished(tmp_path):
+    """A finished game of Tiny, saved."""
+    rules = tmp_path / "tiny.yaml"
+    rules.write_text(TINY, encoding="utf-8")
+    save = tmp_path / "done.json"
+    assert engine("play", rules, "--seats", "random,random", "--seed", "2", "--save", save).returncode == 0
+    return rules, save
+
+
+@pytest.mark.parametrize("old, new", [("  pile: {}", "  pile: {label: the pile}"),
+                                      ('    label: "{name}"', '    label: "the {name}"'),
+                                      ("  deck: {visibility: hidden}",
+                                       "  deck: {visibility: hidden, description: Where cards wait.}")])
+def test_a_change_of_presentation_only_still_reproduces(finished, old, new):
+    rules, save = finished
+    text = rules.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    rules.write_text(text.replace(old, new), encoding="utf-8")
+    proc = engine("replay", save)
+    assert proc.returncode == 0 and "reproduces exactly" in proc.stdout, proc.stdout + proc.stderr
+    assert "has changed since this game was saved" in proc.stderr  # the file did change
+
+
+def test_a_result_that_differs_is_named(finished, tmp_path):
+    _, save = finished
+    data = json.loads(save.read_text())
+    scores = data["result"]["scores"]
+    told = scores["P2"]
+    scores["P2"] += 5
+    data[DIGEST] = content_digest(data)
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    proc = engine("replay", edited)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[-1] == (f"{edited}: does NOT reproduce: the replayed game differs from "
+                                            f"the saved result: P2 scores {told}, the save says {told + 5}.")

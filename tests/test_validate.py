@@ -767,3 +767,40 @@ def test_validate_without_paths_is_a_usage_error(capsys):
     r = validate_inprocess(capsys)
     assert r.rc == 2
     assert "PATH" in r.err
+
+
+def test_two_cards_of_different_kinds_shown_alike_are_noted(tmp_path, capsys):
+    """Nothing a person types or reads tells them apart: validate says so, and the file is ok."""
+    text = mutate("    properties: {value: integer}\n",
+                  "    properties: {value: integer}\n  gem:\n    zone: pile\n    label: \"{name}\"\n")
+    text = mutate("  - {kind: number, name: Frost, value: 6}\n",
+                  "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
+    path = write(tmp_path, text)
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    line, column = where(text, "name: Coral}", 6)
+    first, _ = where(text, "name: Coral, value")
+    assert out == [f"{path}:{line}:{column}: note: the card 'Coral' of kind 'gem' has the name and label of "
+                   f"the card of kind 'number' at line {first}: a person cannot tell them apart (`i NAME`, "
+                   "`--card NAME`, the log); give one another name or a label that tells them apart",
+                   f"{path}: ok (Tiny, 7 cards, 2/3 players)"]
+
+
+def test_two_cards_of_one_name_told_apart_by_their_labels_are_not_noted(tmp_path, capsys):
+    text = mutate("    properties: {value: integer}\n",
+                  "    properties: {value: integer}\n  gem:\n    zone: pile\n    label: \"{name} gem\"\n")
+    text = mutate("  - {kind: number, name: Frost, value: 6}\n",
+                  "  - {kind: number, name: Frost, value: 6}\n  - {kind: gem, name: Coral}\n", text)
+    assert main(["validate", str(write(tmp_path, text))]) == 0
+    assert "note" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("word, read", [("on", "true"), ("No", "false"), ("YES", "true")])
+def test_a_word_yaml_reads_as_true_or_false_is_told_to_be_quoted(tmp_path, capsys, word, read):
+    text = mutate("  pile: {}\n", f"  pile: {{label: {word}}}\n")
+    path = write(tmp_path, text)
+    assert main(["validate", str(path)]) == 1
+    line, column = where(text, f"label: {word}", 7)
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:{line}:{column}: error: expected a string in zones.pile.label, got true/false; YAML reads "
+        f'{word} unquoted as {read}: to write the word, quote it: "{word}"']

@@ -71,7 +71,7 @@ def seen(client, replay_id: str, **query) -> dict:
     return answer.json()
 
 
-VIEW_KEYS = ["game", "you", "players", "boards", "zones", "counters", "log", "decision", "over", "end_reason"]
+VIEW_KEYS = ["game", "you", "players", "boards", "zones", "counters", "counter_labels", "log", "decision", "over", "end_reason"]
 
 
 def test_a_save_replays_to_the_view_of_the_game_it_came_from(client, rules):

@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator
 
+import pytest
+
 from engine.game.game import Game
 from engine.game.view import sees, view
 from engine.game.why import HIDDEN
@@ -165,12 +167,18 @@ flow: |
 """
 
 
-def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path):
+@pytest.mark.parametrize("lower", [None, "[x for t in [top] for x in hand[p] if x.value < t.value]",
+                                   "[x for x in hand[p] for t in [top] if x.value < t.value]"],
+                         ids=["one for", "hidden first", "hidden second"])
+def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path, lower):
     """Options filtered by the face-down top card of the deck: why names the rule, never the
-    card nor its value."""
+    card nor its value (through any `for` of a comprehension)."""
     tiny = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
     path = tmp_path / "top.yaml"
-    path.write_text(tiny[:tiny.index("flow:")] + TOP_OF_DECK + tiny[tiny.index("scoring:"):], encoding="utf-8")
+    flow = TOP_OF_DECK if lower is None else \
+        TOP_OF_DECK.replace("[x for x in hand[p] if x.value < top.value]", lower)
+    assert flow != TOP_OF_DECK or lower is None
+    path.write_text(tiny[:tiny.index("flow:")] + flow + tiny[tiny.index("scoring:"):], encoding="utf-8")
     ruleset = load_ruleset(path)
     told = 0
     for seed in range(1, 30):
@@ -194,3 +202,35 @@ def test_the_guide_shows_what_why_answers():
                   "--seats", "human,random", "--seed", "3", input="why red 2\nq\n\n")
     answer = proc.stdout.split("Choose 1-3 (? for help): ", 1)[1].split("Choose 1-3", 1)[0]
     assert answer == block
+
+
+def test_why_is_told_in_the_words_of_a_rule_with_a_description(tmp_path):
+    """A function's `description` follows its call, so the answer says the rulebook's reason."""
+    tiny = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
+    flow = """\
+functions:
+  playable:
+    params: [c]
+    description: A card may be played only if it is worth less than 6.
+    expr: c.value < 6
+flow: |
+  repeat 3:
+      for p in players:
+          let c = choose(p, [x for x in hand[p] if playable(x)] if any(playable(x) for x in hand[p]) else hand[p], "Play a card")
+          move(c, pile)
+"""
+    path = tmp_path / "described.yaml"
+    path.write_text(tiny[:tiny.index("flow:")] + flow + tiny[tiny.index("scoring:"):], encoding="utf-8")
+    ruleset = load_ruleset(path)
+    for seed in range(1, 30):
+        game = Game(ruleset, 2, ruleset.resolve_options({}, 2), seed)
+        pv = view(game, 1, person=True)
+        hand = [c for c in game.table.cards_in(game.table.zones["hand"][1])]
+        if any(c.props["value"] < 6 for c in hand) and any(c.props["value"] >= 6 for c in hand):
+            big = next(c for c in hand if c.props["value"] >= 6)
+            answer = pv.why(big.label.upper())  # as typed: any case
+            assert f"  {big.label} is left out by: if playable(x)" in answer, answer
+            at = answer.index("    playable(x) is no, since")
+            assert answer[at + 1] == "      (A card may be played only if it is worth less than 6.)"
+            return
+    raise AssertionError("no hand with both kinds of card")

@@ -31,6 +31,7 @@ from typing import Any, TextIO
 
 from ..core.errors import EngineError, RulesetError, suggest
 from ..core.table import Card
+from ..core.text import typed
 from ..game.game import Decision, Game
 from ..game.view import view
 from ..rules.ruleset import Ruleset, load_ruleset
@@ -68,9 +69,27 @@ def select(ruleset: Ruleset, wanted: list[str] | None) -> list[str]:
         elif name in known.values():
             chosen.update(e for e, kind in known.items() if kind == name)
         else:
-            raise EngineError(f"--card {name}: no card or kind of card is named so"
-                              f"{suggest(name, [*known, *set(known.values())])}")
+            chosen.update(_typed_entries(ruleset, name))
     return [e for e in known if e in chosen]
+
+
+def _typed_entries(ruleset: Ruleset, name: str) -> set[str]:
+    """The entries `name` gives as a person types it (`typed`: any case, "inf" for "∞"): of
+    the cards with that name or label (what every screen shows), else of the kind so named.
+    None, or entries of different kinds of card that read alike, is an error."""
+    wanted = typed(name)
+    found = {entry_of(c) for c in ruleset.cards if wanted in (typed(c.name or ""), typed(c.label))}
+    if not found:
+        found = {entry_of(c) for c in ruleset.cards if typed(c.kind) == wanted}
+    if not found:
+        known = entries(ruleset)
+        labels = {c.label for c in ruleset.cards}
+        raise EngineError(f"--card {name}: no card or kind of card is named so"
+                          f"{suggest(name, [*known, *labels, *set(known.values())])}")
+    if len({c.kind for c in ruleset.cards if entry_of(c) in found}) > 1:
+        raise EngineError(f"--card {name}: cards of several kinds are named so ({', '.join(sorted(found))}); "
+                          "give a kind, or a name as it is written")
+    return found
 
 
 def restricted_seat(number: int, players: int) -> int:

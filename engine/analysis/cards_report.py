@@ -66,12 +66,13 @@ def render_text(result: dict[str, Any]) -> str:
             cells = [f"{_pm(v['diff'], v['half_width'], False)}{_mark(v)}" for v in m["score_by_seat"].values()]
             cells.append(f"{_pm(m['all_seats']['diff'], m['all_seats']['half_width'], False)}{_mark(m['all_seats'])}")
             table.append((r, cells))
-        cell = 1 + max(len(c) for _, cells in table for c in cells)
+        heads = [*seats, "all"]
+        cell = 1 + max(*(len(c) for _, cells in table for c in cells), *(len(h) for h in heads))
         name = WIDTH - 8 - cell * (players + 1)
         alone = name < 12  # too many seats for the names: each name on a line of its own, above its figures
         lines += ["", "Never chosen, taken out: each seat's score in the games where the card came",
                   "up, less its score in the same games without it",
-                  f"{'card':<{max(name, 0)}}{'came up':>8}" + "".join(f"{s:>{cell}}" for s in [*seats, "all"])]
+                  f"{'card':<{max(name, 0)}}{'came up':>8}" + "".join(f"{s:>{cell}}" for s in heads)]
         for r, cells in table:
             figures = f"{r['use']['came_up']:>8.0%}" + "".join(f"{c:>{cell}}" for c in cells)
             lines += [r["card"], " " * max(name, 0) + figures] if alone else \

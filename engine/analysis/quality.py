@@ -120,10 +120,10 @@ def quality(played: list[dict[str, Any]], players: int) -> dict[str, Any]:
     changes = [lead_changes(s) for _, s in series]
     out["lead_changes"] = _mean([float(c) for c in changes])
     out["lead_changes_per_round"] = _mean([c / (len(s) - 1) for c, (_, s) in zip(changes, series) if len(s) > 1])
-    out["uncertainty"] = _mean([uncertainty(s) for _, s in series])
+    out["uncertainty"] = _mean([uncertainty(s) for _, s in series], 1.0)
     single = [(int(r["winners"][0][1:]) - 1, s) for r, s in series if len(r["winners"]) == 1]
     if single:
-        out["lead_for_good"] = _mean([lead_for_good(s, w) for w, s in single])
+        out["lead_for_good"] = _mean([lead_for_good(s, w) for w, s in single], 1.0)
         deficits = [worst_deficit(s, w) for w, s in single]
         out["comebacks"] = _rate(sum(1 for d in deficits if d > 0), len(single))
         out["worst_deficit"] = _mean(deficits)
@@ -142,13 +142,15 @@ def _rate(count: int, n: int) -> dict[str, float]:
     return {"games": count, "share": count / n if n else 0.0, "low": low, "high": high}
 
 
-def _mean(values: list[float]) -> dict[str, float] | None:
-    """A mean with its 95% interval (normal approximation; the mean itself for one value)."""
+def _mean(values: list[float], most: float = math.inf) -> dict[str, float] | None:
+    """A mean with its 95% interval (normal approximation; the mean itself for one value), kept
+    within what the measure can be: from 0 (each is a count, a share or a length) to `most`
+    (1 for a share): of a few games, the approximation reaches past them."""
     if not values:
         return None
     s = summary(values)
     half = s.half_width if s.n > 1 else 0.0
-    return {"mean": s.mean, "low": s.mean - half, "high": s.mean + half, "games": s.n}
+    return {"mean": s.mean, "low": max(0.0, s.mean - half), "high": min(most, s.mean + half), "games": s.n}
 
 
 def leaders(standing: list[float]) -> frozenset[int]:

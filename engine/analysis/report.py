@@ -187,7 +187,10 @@ def findings(report: dict[str, Any]) -> list[str]:
     tenths = round(even * 1000)
     games = report["games"]
     rows = [(seat_label(r), r) for r in report["win_share_by_seat"] or []]
-    rows += [(f"turn position {r['position']}", r) for r in report["win_share_by_turn_position"] or []]
+    # Of seats that are not all the same kind of bot, a turn position's share is mostly the share
+    # of the seats that took it: no finding is made of it.
+    alike = len({r["bot"] for r in report["win_share_by_seat"] or []}) <= 1
+    rows += [(f"turn position {r['position']}", r) for r in report["win_share_by_turn_position"] or [] if alike]
     for name, r in rows:
         low, high = round(r["low"] * 1000), round(r["high"] * 1000)
         if not low <= tenths <= high:

@@ -2,7 +2,7 @@
 plots drawn with matplotlib, embedded as base64 PNG so the page needs no other file and no
 network (it can be mailed or attached to an issue).
 
-matplotlib is an optional extra (`pip install -e '.[plots]'`), imported only here and only when
+matplotlib is an optional extra (`plots`; `pip install matplotlib`), imported only here and only when
 a page is written: the core install and the text report stay light. Figures are made with
 matplotlib.figure.Figure, which renders with the Agg backend and never touches pyplot's global
 state or a display.
@@ -19,7 +19,7 @@ from typing import Any
 from ..core.errors import EngineError
 from .report import OLD_RUN, findings, quality_rows, seat_label
 
-INSTALL = "pip install -e '.[plots]'"
+INSTALL = "pip install matplotlib"  # the plots extra's one package: right for a wheel and a checkout alike
 BLUE, GREY = "#3b6ea5", "#888888"
 
 STYLE = """
@@ -68,7 +68,7 @@ def html_page(report: dict[str, Any]) -> str:
         parts.append('<ul class="findings">' + "".join(f"<li>{_e(f)}</li>" for f in found) + "</ul>")
     if games["played"]:
         ends = [[r["reason"], str(r["games"]), f"{r['share']:.1%}"] for r in report["end_reasons"]]
-        parts += _shares(report) + _scores(report) + _length(report)
+        parts += _shares(report) + _scores(report) + _parts(report) + _length(report)
         parts += ["<h2>Ended by</h2>", _table(["reason", "games", "share"], ends)] + _quality(report)
     if report["failures"]:
         rows = [[str(f["game"]), str(f.get("error")), str(f.get("reproduce") or "")] for f in report["failures"]]
@@ -106,6 +106,17 @@ def _scores(report: dict[str, Any]) -> list[str]:
             _img(_score_plot(rows), "box plots of the scores by seat"),
             '<p class="note">Boxes: quartiles; line: median; triangle: mean; whiskers: lowest and highest '
             'score.</p>']
+
+
+def _parts(report: dict[str, Any]) -> list[str]:
+    """The mean of each named part of the score by seat (scoring.breakdown), as the text report has it."""
+    rows = report["breakdown_by_seat"]
+    if not rows:
+        return []
+    names = list(rows[0]["mean"])
+    return ["<h2>Mean score by part</h2>",
+            '<p class="note">The named parts of the score (scoring.breakdown), by seat.</p>',
+            _table(["seat", *names], [[seat_label(r), *(f"{r['mean'][n]:.1f}" for n in names)] for r in rows])]
 
 
 def _length(report: dict[str, Any]) -> list[str]:

@@ -257,9 +257,9 @@ class Arrange(Op):
     """Between setup and flow: a test's or puzzle's hook to arrange the table (game/game.py)."""
 
     def run(self, g, frame):
-        frame.pc = self.next
-        if g.arrange is not None:
+        if g.arrange is not None:  # run here, at no rule's statement: its faults are its own
             g.arrange(g)
+        frame.pc = self.next
         g.set_up()
 
 

@@ -131,7 +131,8 @@ class Layout:
                                         for b in keys(second)} for a in keys(first)}
                 self.every[name] = self.zone_list[start:]
             else:
-                self.zones[name] = {k: self._new(spec, k, f"{spec.label} {_key_label(k)}")
+                self.zones[name] = {k: self._new(spec, k, spec.label.replace("{card}", _key_label(k))
+                                                 if "{card}" in spec.label else f"{spec.label} {_key_label(k)}")
                                     for k in keys(spec.per)}
         self.start = [self.zones[c.start] for c in cards]
         # The families of zones a player holds as hands (text.py's `held_by`): with only one, a

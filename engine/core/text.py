@@ -10,6 +10,7 @@ see it when it was logged) and an error (each card as everyone can see it).
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Callable
 
 from .board import Board, Place
@@ -161,11 +162,19 @@ def _container_text(value: list | tuple | set | frozenset | dict) -> Any:
     return Text([*pieces, closing])
 
 
+def card_zone_words(template: str) -> tuple[str, str]:
+    """The words before and after its card in the label of a zone of a card: where `{card}`
+    stands in the zone's `label`, else "LABEL of CARD"."""
+    before, found, after = template.partition("{card}")
+    return (before, after) if found else (f"{template} of ", "")
+
+
 def zone_text(zone: Zone) -> Any:
     """A zone's label; the zone of a card is named after its card, as Text."""
     if zone.holder is None:
         return zone.label
-    return Text((zone.spec.label, " of ", Text.of_card(zone.holder)))
+    before, after = card_zone_words(zone.spec.label)
+    return Text((before, Text.of_card(zone.holder), after))
 
 
 def number_text(value: int | float) -> str:
@@ -188,3 +197,15 @@ def finite(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [finite(v) for v in data]
     return data
+
+
+# What a person types for a symbol a keyboard may not have: "i Engine inf" names "Engine ∞".
+_STAND_INS = {"∞": "inf", "×": "x", "–": "-", "—": "-", "−": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
+              "…": "...", "½": "1/2", "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "★": "*", "☆": "*", "•": "*"}
+
+
+def typed(text: str) -> str:
+    """`text` as a person may type it, to compare names with what they typed: case and accents
+    left out, runs of spaces as one, and each symbol of `_STAND_INS` as its stand-in."""
+    spelt = unicodedata.normalize("NFKD", "".join(_STAND_INS.get(ch, ch) for ch in text))
+    return " ".join("".join(ch for ch in spelt if not unicodedata.combining(ch)).casefold().split())

@@ -57,6 +57,12 @@ class LogEntry:
         Worked out once: a search bot's every world reads the whole log through it."""
         return any(seen is not None for _, seen in self.parts)
 
+    def kept_from(self, player: int) -> bool:
+        """Whether the line is not `player`'s to read at all: a part of it that names no card
+        is kept from them (a line `log_to` others; any other line shows all such parts to all)."""
+        return any(seen is not None and player not in seen and type(v) is not Card and type(v) is not Text
+                   for v, seen in self.parts)
+
 
 @dataclass(frozen=True)
 class Forced:
@@ -334,11 +340,15 @@ class Game:
         """Stop the game at once, wherever it is (end_game()); `reason` becomes its end_reason."""
         raise EndGame(reason)
 
-    def record(self, parts: tuple) -> None:
+    def record(self, parts: tuple, to: frozenset[int] | None = None) -> None:
         """Log a line; each card in it (and each card's label or name in a Text) keeps who could
         see it at this moment. Lists and tables are spelt out (`spell`): the log holds no value
-        that changes, and no function of this game."""
+        that changes, and no function of this game. A line `to` some players only keeps that
+        every part of it is theirs alone (`LogEntry.kept_from`)."""
         if not self.keep_log:
+            return
+        if to is not None:
+            self._record_to(parts, to)
             return
         flat: list[Any] = []
         for part in parts:
@@ -351,6 +361,21 @@ class Game:
         # Who may see each part: a card, the card of a one-card Text; anything else, all (None).
         self.log.append(LogEntry(tuple([(p, who_sees(p) if type(p) is Card else who_sees(p.parts[0][0])
                                          if type(p) is Text else None) for p in flat])))
+
+    def _record_to(self, parts: tuple, to: frozenset[int]) -> None:
+        flat: list[Any] = [""]  # a part that names no card, kept from the others: the line is not theirs
+        for part in parts:
+            if type(part) in (str, Player, Card, int):
+                flat.append(part)
+            else:
+                spell(part, flat)
+        who_sees = self.who_sees
+
+        def seen(p: Any) -> frozenset[int]:
+            card = p if type(p) is Card else p.parts[0][0] if type(p) is Text else None
+            everyone = None if card is None else who_sees(card)
+            return to if everyone is None else to & everyone
+        self.log.append(LogEntry(tuple((p, seen(p)) for p in flat)))
 
     def public_error(self, error: EffectError) -> EffectError:
         """The error as every player may read it, since it is shown to all of them: a card it
@@ -396,6 +421,12 @@ class Game:
         return self.push(Frame(EMIT, 0, {"event": event, "args": list(args), "t": 0, "sources": None, "s": 0}))
 
     # ------------------------------------------------------------ copies
+
+    @property
+    def setting_up(self) -> bool:
+        """Whether the ruleset's setup is still running (waiting on a player's answer), so that
+        the `arrange` hook has not run yet."""
+        return bool(self.frames) and not any(type(op) is Arrange for op in self.frames[0].code.ops[:self.frames[0].pc])
 
     def set_up(self) -> None:
         """Setup is over (and the arrange hook has run): the counters no rule can change any more
@@ -717,7 +748,7 @@ class Game:
         g._checkpoint = None
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):
             raise SaveError("the saved state is neither finished nor waiting for a decision")
-        if not g.frames or any(type(op) is Arrange for op in g.frames[0].code.ops[:g.frames[0].pc]):
+        if not g.setting_up:
             g.set_up()  # saved after setup: its copies share what no rule changes any more
         return g
 
@@ -781,12 +812,17 @@ class Game:
         return h.hexdigest()
 
 
+_KEPT = LogEntry((("", frozenset()),))  # in a world, a line to other players: kept from everyone
+
+
 def _told(entry: LogEntry, player: int, stand_in: dict[tuple, Card]) -> LogEntry:
     """A log entry with every card `player` did not see when it was logged replaced by a
     stand-in with the same look, so the line reads the same to them and names nothing more."""
     parts = entry.parts
     if not any(seen is not None and player not in seen for _, seen in parts):
         return entry
+    if entry.kept_from(player):  # a line to others: nothing of it, but that it is not theirs
+        return _KEPT
     return LogEntry(tuple((_stand_ins(v, stand_in) if seen is not None and player not in seen else v, seen)
                           for v, seen in parts))
 

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from ..core.errors import suggest
 from ..core.table import Card, Zone
 from .game import Game
+from .view import view
 
 
 def zone(game: Game, name: str, *keys: Any) -> Any:
@@ -149,3 +150,21 @@ def _pick(game: Game, which: str | Card, good: Callable[[Card], bool]) -> Card:
         return which
     copies = _copies(game, which)
     return next((c for c in copies if good(c)), copies[0])
+
+
+def answer_setup(game: Game, *texts: str) -> None:
+    """Answer the decisions of the ruleset's setup in turn, each by the text of an option as the
+    player deciding reads it. `Game()` stops at setup's first question, before its `arrange`
+    hook runs; the hook runs as the last answer ends setup, before the flow asks anything.
+    Raises LookupError for an option not offered, ValueError when setup asks fewer or more."""
+    for text in texts:
+        if not game.setting_up:
+            raise ValueError(f"setup asks nothing more: {text!r} answers no decision of it")
+        offered = view(game, game.current_player).decision["options"]
+        if text not in offered:
+            raise LookupError(f"{text!r} is not offered; the options are {offered}{suggest(text, offered)}")
+        game.apply(offered.index(text))
+    if game.setting_up:
+        decision = view(game, game.current_player).decision
+        raise ValueError(f"setup still asks {game.current_player}: {decision['prompt']!r}, "
+                         f"options {decision['options']}")

@@ -233,8 +233,13 @@ def state_difference(game: Game, saved: Any) -> str | None:
     back), as a path such as `state.table.zones[3]`; None if nowhere. Only the place is named:
     the values there may be cards hidden from whoever reads the message. A save made before
     games had end reasons has no end_reason to compare, and one made before `conceal` marks no
-    marks."""
+    marks. Which file of rules it was (its name, its digest) is not compared: a ruleset changed
+    since is told by a warning, and one whose presentation only changed (labels, texts,
+    descriptions) leads to the same state."""
     state = json.loads(json.dumps(game.snapshot()))
+    if isinstance(saved, dict):
+        saved = {k: v for k, v in saved.items() if k not in ("ruleset", "ruleset_sha256")}
+        state = {k: v for k, v in state.items() if k not in ("ruleset", "ruleset_sha256")}
     if isinstance(saved, dict) and "end_reason" not in saved:
         del state["end_reason"]
     table = saved.get("table") if isinstance(saved, dict) else None
@@ -265,17 +270,49 @@ def _first_difference(mine: Any, theirs: Any, where: str) -> str | None:
 
 def not_reproduced(game: Game, data: dict[str, Any]) -> str | None:
     """Why `game`, replayed from a save, is not the game the save records (its state, its
-    result), or None: what `engine replay` checks, for those who refuse such a save outright."""
-    if isinstance(data.get("state"), dict):
-        place = state_difference(game, data["state"])
+    result), naming the first difference, or None: what `engine replay` checks, for those who
+    refuse such a save outright."""
+    state = data.get("state")
+    if isinstance(state, dict):
+        place = state_difference(game, state)
         if place is not None:
             return f"the replayed game differs from the saved state (first at {place})"
     expected = data.get("result")
     if expected is not None and not game.over:
         return "the save records a finished game"
-    if expected is not None and (expected.get("digest") != game.digest()
-                                 or expected.get("scores") != {str(p): s for p, s in game.scores().items()}):
-        return "the replayed game differs from the saved result"
+    if expected is not None:
+        relabelled = isinstance(state, dict) and data.get("ruleset_sha256") != game.rules.digest
+        return result_difference(game, expected, relabelled)
+    return None
+
+
+def result_difference(game: Game, expected: dict[str, Any], relabelled: bool) -> str | None:
+    """The first difference between a finished game and the result a save records (scores,
+    winners, end reason, then the table's digest), in words; None if there is none. The digest
+    reads the zones' labels, which a changed ruleset may have changed without changing the
+    game: when it is `relabelled` (changed since, and the saved state matched already), the
+    digest is not compared."""
+    scores = {str(p): s for p, s in game.scores().items()}
+    saved = expected.get("scores")
+    if saved != scores:
+        if not isinstance(saved, dict):
+            return "the replayed game differs from the saved result (the save has no scores)"
+        player = next((p for p in scores if saved.get(p) != scores[p]), None) or \
+            next(p for p in saved if p not in scores)
+        return (f"the replayed game differs from the saved result: {player} scores "
+                f"{scores.get(player, 'nothing')}, the save says {saved.get(player, 'nothing')}")
+    winners = [str(p) for p in game.winners()]
+    told = expected.get("winners", winners)  # (the first saves kept no winners)
+    if told != winners:
+        said = ", ".join(map(str, told)) if isinstance(told, list) else "something else"
+        return (f"the replayed game differs from the saved result: the winners are {', '.join(winners)}, "
+                f"the save says {said}")
+    if expected.get("end_reason", game.end_reason) != game.end_reason:  # older saves have none
+        return (f"the replayed game differs from the saved result: it ended by {game.end_reason!r}, "
+                f"the save says {expected['end_reason']!r}")
+    if not relabelled and expected.get("digest") != game.digest():
+        return ("the replayed game differs from the saved result: the same scores, but not the same "
+                "table at the end (its digest differs)")
     return None
 
 

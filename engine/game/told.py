@@ -26,7 +26,7 @@ from ..core.table import Table
 from ..lang.compiler import evaluate
 from ..rules.ruleset import Ruleset
 from .game import Game
-from .view import counter_text, label, view
+from .view import counter_text, label, log_line, view
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,8 @@ def _says(line: str, word: Any) -> bool:
 
 def _untold(game: Game, player: int, before: _Screen, after: _Screen) -> list[Gap]:
     """The changes between two screens of `player` that no line since the first names."""
-    lines = view(game, player, person=True).log()[before.lines:after.lines]
+    lines = [log_line(e, player, None, game.table, True) for e in game.log[before.lines:after.lines]
+             if not e.kept_from(player)]
     lines += [text for at, text in view(game, player, person=True).forced() if before.lines <= at < after.lines]
     lowered = [line.lower().replace("$", "") for line in lines]
     return [Gap(player, len(game.decisions), change, tuple(lines))

@@ -20,7 +20,7 @@ from typing import Any
 from ..core.board import HEX_DIRECTIONS, Board, Place, drawn_line, render_board
 from ..core.errors import EffectError, IllegalMove
 from ..core.table import OWNER, Card, Player, Table, Zone
-from ..core.text import Text, face_down, held_back, held_by, number_text
+from ..core.text import Text, card_zone_words, face_down, held_back, held_by, number_text
 from ..core.values import Lambda
 from ..lang.builtins import describe
 from ..lang.compiler import evaluate
@@ -79,7 +79,8 @@ def label(value: Any, viewer: int | None, names: dict[int, str] | None = None,
         return value.label
     if isinstance(value, Zone):
         if value.spec.per == "card":
-            return f"{value.spec.label} of {label(value.key, viewer, names, table, person)}"
+            before, after = card_zone_words(value.spec.label)
+            return before + label(value.key, viewer, names, table, person) + after
         return value.label
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -101,7 +102,10 @@ def log_line(entry: LogEntry, viewer: int | None, names: dict[int, str] | None =
     """A log line as `viewer` reads it: a card (or its label or name in a text) shows as its
     back to a player who could not see it when the line was logged, and to a `person` from whom
     it is concealed now (`Table.unshown`: the log must not remind them of it either); other
-    values read as `label` does, on `table`."""
+    values read as `label` does, on `table`. A line not the viewer's to read at all
+    (`LogEntry.kept_from`: `log_to` others) reads as nothing: callers leave it out."""
+    if viewer is not None and entry.kept_from(viewer):
+        return ""
     out = []
     for value, seen_by in entry.parts:
         t = type(value)
@@ -361,7 +365,8 @@ class PlayerView:
     def log(self, last: int | None = None) -> list[str]:
         game = _game_of(self)
         entries = game.log if last is None else game.log[-last:] if last else []
-        return [log_line(e, self.player, self._names, game.table, self.person) for e in entries]
+        return [log_line(e, self.player, self._names, game.table, self.person) for e in entries
+                if self.player is None or not e.kept_from(self.player)]
 
     def forced(self) -> list[tuple[int, str]]:
         """This player's choices that the rules made for them, each option being the only one,
@@ -434,6 +439,10 @@ class PlayerView:
         return {"owner": self._owner(value[0], draw, board.name, "paths"), "places": [p.id for p in value[1]],
                 "finished": len(value) < 3 or value[2]}
 
+    def counter_labels(self) -> dict[str, str]:
+        """How screens name each counter of `counters` (its `label`)."""
+        return {name: spec.label for name, spec in _game_of(self).rules.counters.items() if spec.display}
+
     def as_dict(self, log_last: int | None = None) -> dict[str, Any]:
         game = _game_of(self)
         return {
@@ -443,6 +452,7 @@ class PlayerView:
             "boards": self.boards(),
             "zones": self.zones(),
             "counters": self.counters(),
+            "counter_labels": self.counter_labels(),
             "log": self.log(log_last),
             "decision": self.decision,
             "over": game.over,
@@ -527,7 +537,7 @@ def observed(game: Game, player: int, lines: int, forced: int, final: bool) -> l
     the game, and, when they decide (or at the `final` position), what they are shown: the
     observations game/belief.py compares, as plain data, one item each."""
     table = game.table
-    items: list[Any] = [log_line(e, player, None, table) for e in game.log[lines:]]
+    items: list[Any] = [log_line(e, player, None, table) for e in game.log[lines:] if not e.kept_from(player)]
     pv = view(game, player)
     items += [("forced", pv._label(f.value), "".join(p if type(p) is str else pv._label(p) for p in f.prompt))
               for f in game.forced[forced:] if f.player == player]
@@ -605,7 +615,7 @@ def render(pv: PlayerView, log_lines: int = 8) -> str:
             continue
         lines.append(f"  {z['label']:<22} {zone_text(z)}")
     for name, value in v["counters"].items():
-        lines.append(f"  {name.replace('_', ' '):<22} {counter_text(value)}")
+        lines.append(f"  {v['counter_labels'][name]:<22} {counter_text(value)}")
     if v["log"]:
         lines.append("  -- recent --")
         lines.extend(f"  {line}" for line in v["log"])

@@ -20,7 +20,7 @@ from lark import Token, Tree
 
 from ..core.errors import Diagnostic, Location
 from ..core.table import Card, Table, Zone
-from ..core.text import Text
+from ..core.text import Text, typed
 from ..lang.compiler import ChoiceSite, Compiler, string_value
 from .game import Game
 
@@ -97,8 +97,8 @@ class _Explainer:
         if kind == "lambda_expr":
             return True  # a function value: what it reads is known only where it is called
         if kind == "list_comp" or (kind == "call" and kids[1] is not None and kids[1].data == "comp_argument"):
-            element, clause = kids if kind == "list_comp" else kids[1].children
-            return self._hidden_items(element, clause, at, depth) or (whole and self.hidden(self.value(node, at)))
+            element, *clauses = kids if kind == "list_comp" else kids[1].children
+            return self._hidden_items(element, clauses, at, depth) or (whole and self.hidden(self.value(node, at)))
         if whole and self.hidden(self.value(node, at)):
             return True
         if kind == "call":
@@ -134,8 +134,10 @@ class _Explainer:
                 any(self._hidden_in(k, at, depth + 1) for k in kids[1:])
         return any(self._hidden_in(k, at, depth + 1) for k in kids if isinstance(k, Tree))
 
-    def _hidden_items(self, element: Tree, clause: Tree, at: _At, depth: int) -> bool:
-        var, iterable, cond = clause.children
+    def _hidden_items(self, element: Tree, clauses: list[Tree], at: _At, depth: int) -> bool:
+        """Whether a comprehension reads what cannot be seen: each `for` of it in turn, for
+        each item the ones before it keep."""
+        var, iterable, cond = clauses[0].children
         if self._hidden_in(iterable, at, depth + 1):
             return True
         items = self.value(iterable, at)
@@ -145,8 +147,11 @@ class _Explainer:
             inner = _At(at.text, {**at.env, str(var): item}, at.rule)
             if cond is not None and self._hidden_in(cond, inner, depth + 1):
                 return True
-            if (cond is None or self.value(cond, inner)) and self._hidden_in(element, inner, depth + 1):
-                return True  # (an item the filter leaves out is not made into anything)
+            if cond is not None and not self.value(cond, inner):
+                continue  # (an item the filter leaves out is not made into anything)
+            if self._hidden_items(element, clauses[1:], inner, depth) if clauses[1:] \
+                    else self._hidden_in(element, inner, depth + 1):
+                return True
         return False
 
     def said(self, node: Tree | Token, at: _At) -> str | None:
@@ -167,8 +172,10 @@ class _Explainer:
         if depth > MOST_DEPTH or not isinstance(node, Tree):
             return None
         kind, kids = node.data, node.children
-        if kind == "list_comp":
-            return self._comprehension(kids[0], kids[1], at, depth)
+        if kind == "list_comp":  # of several `for`s, only whether they read what is hidden
+            if len(kids) == 2:
+                return self._comprehension(kids[0], kids[1], at, depth)
+            return [HIDDEN] if self.reads_hidden(node, at) else None
         if kind == "cond_expr":
             taken, cond, other = kids
             shown = self.said(cond, at)
@@ -217,7 +224,7 @@ class _Explainer:
         if depth > MOST_DEPTH or not isinstance(node, Tree):
             return []
         kind, kids = node.data, node.children
-        if kind == "list_comp":
+        if kind == "list_comp" and len(kids) == 2:  # (of several `for`s, nothing is told)
             var, iterable, cond = kids[1].children
             if self.reads_hidden(iterable, at):
                 return [HIDDEN]
@@ -246,6 +253,12 @@ class _Explainer:
                 tree, body_at = inner
                 return [f"{self.src(node, at)}:"] + ["  " + line for line in self.empty(tree.children[0], body_at, depth + 1)]
         return []
+
+    def _described(self, name: str) -> list[str]:
+        """The description of the ruleset's function or procedure `name`, in the rulebook's
+        words, as the line under its call; none without one."""
+        description = self.names.descriptions.get(name)
+        return [f"  ({description})"] if description else []
 
     def _body(self, node: Tree, at: _At) -> tuple[Tree, _At] | None:
         """A call of a function of the ruleset: its tree, and its parameters given the call's values."""
@@ -331,7 +344,7 @@ class _Explainer:
             return None
         inner = _At(text, dict(zip(params, values)), f"{'procedure' if procedure else 'function'} {name}")
         found = self._procedure(tree, inner, depth + 1) if procedure else self.absent(tree.children[0], inner, depth + 1)
-        return [f"{self.src(node, at)}:"] + ["  " + line for line in found] if found else None
+        return [f"{self.src(node, at)}:"] + self._described(name) + ["  " + line for line in found] if found else None
 
     def _procedure(self, tree: Tree, at: _At, depth: int) -> list[str] | None:
         """A procedure that builds its value statement by statement: the `if` whose branch adds
@@ -393,7 +406,8 @@ class _Explainer:
                 inner = self._false_function(cond, at, depth)
                 if inner:
                     return inner
-                if self._builtin(cond, "any") and kids[1] is not None and kids[1].data == "comp_argument":
+                if self._builtin(cond, "any") and kids[1] is not None and kids[1].data == "comp_argument" \
+                        and len(kids[1].children) == 2:
                     element, clause = kids[1].children
                     listed = Tree("list_comp", [Tree("true", []), Tree("comp_clause", [clause.children[0],
                                   clause.children[1], element])], clause.meta)
@@ -436,7 +450,8 @@ class _Explainer:
         if found is None:
             return None
         tree, inner = found
-        return [f"{self.src(node, at)} is no, since"] + \
+        name = str(node.children[0].children[0])
+        return [f"{self.src(node, at)} is no, since"] + self._described(name) + \
             ["  " + line for line in self.false(tree.children[0], inner, depth + 1)]
 
 
@@ -446,11 +461,11 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
     d = game.decision_of(player)
     if d is None:
         return ["You have no decision to make now, so nothing is left out of one."]
-    wanted = what.strip().casefold()
+    wanted = typed(what)
     for exact in (True, False):
         def matches(value: Any, exact: bool = exact) -> bool:
             shown = read(value)
-            return shown is not None and (shown.casefold() == wanted if exact else wanted in shown.casefold())
+            return shown is not None and (typed(shown) == wanted if exact else wanted in typed(shown))
         offered = [o for o in d.options if matches(o)]
         if offered:
             return [f"{read(offered[0])} is offered: it is one of your options."]
@@ -468,8 +483,11 @@ def explain(game: Game, player: int, what: str, read: Reader, hidden: Callable[[
         if lines:
             if len(lines) > MOST_LINES - 2:  # the first steps and the deepest, which say the reason
                 lines = lines[:4] + ["  ..."] + lines[-(MOST_LINES - 7):]
+            kind, _, rule = site.rule.partition(" ")
+            said = game.rules.names.descriptions.get(rule) if kind in ("function", "procedure") else None
             return [f"'{what.strip()}' is not offered. This decision's options are:",
-                    f"  {site.source(site.options)}"] + ["  " + line for line in lines]
+                    f"  {site.source(site.options)}"] + ([f"  ({site.rule}: {said})"] if said else []) + \
+                ["  " + line for line in lines]
     site = _site(game) if d is game.pending else None
     if site is None:
         return [f"'{what.strip()}' is not offered, and this decision's options come from no rule that",

@@ -46,7 +46,8 @@ def builtin(signature: str, kind: str = VALUE, example: str = "", returns: str =
     """Register a built-in. `signature` reads like `move(card, zone, position?)`; `...` = any count.
     `returns` names what it gives, where that is known: a type ("number", "text", "bool",
     "none", "place", "list:number"...), "item" (an item of its first argument), "items" (a
-    list of them) or "option" (an item of its second)."""
+    list of them), "items of items" (a list of the items of its items) or "option" (an item
+    of its second)."""
     name, _, rest = signature.partition("(")
     params = [p.strip() for p in rest.rstrip(")").split(",") if p.strip()]
     required = [p for p in params if not p.endswith("?") and not p.endswith("...")]
@@ -376,6 +377,20 @@ def list_(g, items):
     return _items(g, items)
 
 
+@builtin("flatten(lists)", example="flatten(tableau)",
+         returns="items of items")
+def flatten(g, lists):
+    """One list of the items of each list (or cards of each zone) of a list or table, in
+    order: `flatten([[1, 2], [3]])` is `[1, 2, 3]`, `flatten(tableau)` every card of every
+    tableau (`sum` adds numbers up)."""
+    out: list = []
+    for items in iterate(g, lists):
+        out.extend(iterate(g, items))
+        if len(out) > MAX_LIST:
+            raise LimitError(f"flatten() makes a list of more than the limit of {MAX_LIST:,} items")
+    return sized(g, out)
+
+
 @builtin("range(start, stop)", example="for i in range(0, 3):", returns="list:number")
 def range_(g, start, stop):
     """The whole numbers from start up to, not including, stop."""
@@ -588,6 +603,16 @@ def random_choice(g, items):
 def log(g, *parts):
     """Add a line to the game log; cards in it are shown only to players who may see them."""
     g.record(parts)
+
+
+@builtin("log_to(players, parts...)", EFFECT, example='log_to(p, "you keep ", card)', returns="none")
+def log_to(g, players, *parts):
+    """Add a line to the game log that only `players` (a player or a list of players) may read:
+    what one is told alone ("you keep X"). Every other player's log and screen leave it out,
+    and no bot of theirs reads it (a save, the referee's record, keeps it). A card in it is
+    named only to those of them who may see it, as in `log`."""
+    to = [players] if isinstance(players, int) and not isinstance(players, bool) else _items(g, players)
+    g.record(parts, frozenset(int(_player(g, p)) for p in to))
 
 
 @builtin("fail(parts...)", EFFECT, example='fail("a seat from 1 to ", player_count, " is needed")')

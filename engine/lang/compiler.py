@@ -64,6 +64,7 @@ class Names:
     codes: dict[str, Code] = field(default_factory=dict)  # the others' codes, each run in a frame
     # Each function's and procedure's tree and text, to explain a choice's options on request (game/why.py).
     sources: dict[str, tuple[Tree, str]] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)  # theirs, in the rulebook's words, for why.py
 
     def all(self) -> set[str]:
         return (set(self.constants) | set(self.counters) | set(self.zones) | set(self.functions)
@@ -1167,29 +1168,36 @@ class Compiler:
     def _e_list(self, node):
         return ast.List([self._expr(c) for c in node.children if c is not None], ast.Load())
 
-    def _comprehension(self, element: Tree, clause: Tree, lazy: bool = False) -> ast.expr:
-        """A comprehension; each item a step, but over a zone when nothing in it calls or goes
-        through more (a zone holds at most the ruleset's cards: the work is bounded, and
+    def _comprehension(self, element: Tree, clauses: list[Tree], lazy: bool = False) -> ast.expr:
+        """A comprehension, each `for` of it a Python `for` over the items of the ones before;
+        each item a step, but over a zone when it is the only `for` and nothing in it calls or
+        goes through more (a zone holds at most the ruleset's cards: the work is bounded, and
         these are the comprehensions bots run most)."""
-        var_tok, iterable, cond = clause.children
-        items = self._items_of(iterable)
-        bounded = (self._zone(iterable) is not None or self._every_zone(iterable) is not None) \
-            and not self.inner and not self._repeats(element) and not self._repeats(cond)
-        var = self._temp("_v")
-        if self._zone(iterable) is not None:  # its variable can only hold a card
-            self.card_vars.add(var)
-        self.scopes.append({str(var_tok): var})
+        first = self._items_of(clauses[0].children[1])  # read once, before the comprehension runs
+        generators = []
+        outer = len(self.scopes)
         self.inner += 1
         try:
+            for clause in clauses:
+                var_tok, iterable, cond = clause.children
+                items = self._items_of(iterable) if generators else first
+                bounded = len(clauses) == 1 and self.inner == 1 and not self._repeats(element) \
+                    and not self._repeats(cond) \
+                    and (self._zone(iterable) is not None or self._every_zone(iterable) is not None)
+                var = self._temp("_v")
+                if self._zone(iterable) is not None:  # its variable can only hold a card
+                    self.card_vars.add(var)
+                self.scopes.append({str(var_tok): var})
+                test = self._expr(cond) if cond is not None else None
+                if not bounded:
+                    items = _call("_r_counted", _name("g"), items)
+                generators.append(ast.comprehension(ast.Name(var, ast.Store()), items,
+                                                    [test] if test is not None else [], 0))
             elem = self._expr(element)
-            test = self._expr(cond) if cond is not None else None
         finally:
             self.inner -= 1
-        self.scopes.pop()
-        if not bounded:
-            items = _call("_r_counted", _name("g"), items)
-        clauses = [ast.comprehension(ast.Name(var, ast.Store()), items, [test] if test is not None else [], 0)]
-        return ast.GeneratorExp(elem, clauses) if lazy else ast.ListComp(elem, clauses)
+            del self.scopes[outer:]
+        return ast.GeneratorExp(elem, generators) if lazy else ast.ListComp(elem, generators)
 
     def _repeats(self, node: Tree | Token | None) -> bool:
         """Whether `node` may do more than a bounded amount of work: it calls a function or
@@ -1201,7 +1209,7 @@ class Compiler:
                    or (n.data == "call" and self._global(n.children[0]) in user) for n in node.iter_subtrees())
 
     def _e_list_comp(self, node):
-        return self._comprehension(node.children[0], node.children[1])
+        return self._comprehension(node.children[0], node.children[1:])
 
     def _e_lambda_expr(self, node):
         var_tok, body = node.children
@@ -1357,7 +1365,7 @@ class Compiler:
         if node is None:
             return []
         if node.data == "comp_argument":
-            return [self._comprehension(node.children[0], node.children[1])]
+            return [self._comprehension(node.children[0], node.children[1:])]
         return [self._expr(c) for c in node.children]
 
     def _counted(self, callee: Tree | Token, args_node: Tree | None) -> bool:
@@ -1446,7 +1454,7 @@ class Compiler:
     def _call(self, node: Tree, statement: bool) -> tuple[ast.expr, bool]:
         callee, args_node = node.children
         if self._short_circuit(callee, args_node):  # any(x for ...) stops at the first true x
-            return _call(f"_r_{self._global(callee)}", self._comprehension(*args_node.children, lazy=True)), False
+            return _call(f"_r_{self._global(callee)}", self._comprehension(args_node.children[0], args_node.children[1:], lazy=True)), False
         if self._counted(callee, args_node):  # count(zone or list): the length of a list
             item = args_node.children[0]
             cards = self._zone_cards(item)

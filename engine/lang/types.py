@@ -342,19 +342,21 @@ class Checker:
                 item = join(item, self._type(child))
         return T("list", item)
 
-    def _comprehension(self, element: Tree, clause: Tree) -> T | None:
-        var, iterable, cond = clause.children
-        self.scopes.append({str(var): self._item(self._type(iterable))})
+    def _comprehension(self, element: Tree, clauses: list[Tree]) -> T | None:
+        """The type of a comprehension's items; each `for` sees the variables of those before it."""
+        outer = len(self.scopes)
         try:
-            t = self._type(element)
-            if cond is not None:
-                self._type(cond)
+            for clause in clauses:
+                var, iterable, cond = clause.children
+                self.scopes.append({str(var): self._item(self._type(iterable))})
+                if cond is not None:
+                    self._type(cond)
+            return self._type(element)
         finally:
-            self.scopes.pop()
-        return t
+            del self.scopes[outer:]
 
     def _t_list_comp(self, node):
-        return T("list", self._comprehension(node.children[0], node.children[1]))
+        return T("list", self._comprehension(node.children[0], node.children[1:]))
 
     def _t_lambda_expr(self, node):
         self.scopes.append({str(node.children[0]): None})
@@ -557,7 +559,7 @@ class Checker:
         if node is None:
             return []
         if node.data == "comp_argument":
-            return [T("list", self._comprehension(node.children[0], node.children[1]))]
+            return [T("list", self._comprehension(node.children[0], node.children[1:]))]
         return [self._type(c) for c in node.children]
 
     def _t_call(self, node):
@@ -596,6 +598,8 @@ class Checker:
             return self._item(args[0]) if args else None
         if returns == "items":
             return T("list", self._item(args[0])) if args else None
+        if returns == "items of items":
+            return T("list", self._item(self._item(args[0]))) if args else None
         if returns == "option":
             return self._item(args[1]) if len(args) > 1 else None
         if returns.startswith("list:"):

@@ -99,7 +99,7 @@ class HotSeat:
 HELP = """\
 Type the number of an option to choose it (asked how many, the number itself),
 or a command:
-  i N, i NAME  what a card says: option N, or a card you see, by its name
+  i N, i NAME  what a card says: option N, or a card you see, by name (inf: ∞)
   why NAME     why a card you see, or an option's words, is not offered:
                the rule that leaves it out, with the values it read
   log          all that has happened that you may know, a page at a time

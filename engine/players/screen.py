@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.text import typed
 from ..game.view import PlayerView, counter_text, face_shown, zone_text
 
 LABEL_WIDTH = 20  # the column of labels; a longer label pushes its value along, after a colon
@@ -76,7 +77,8 @@ def own_lines(pv: PlayerView, width: int | None, empty: bool = True) -> list[Lin
     for z in pv.zones():
         if z["display"] and z["mine"] and (empty or z["cards"]):
             lines += entry(z["label"], zone_text(z), width, "bold")
-    mine = [f"{name.replace('_', ' ')} {counter_text(value[pv.you], False)}"
+    named = pv.counter_labels()
+    mine = [f"{named[name]} {counter_text(value[pv.you], False)}"
             for name, value in pv.counters().items() if _per_player(value, pv) and counter_text(value[pv.you]).strip()]
     if mine:
         lines += entry(f"{pv.you}", " | ".join(mine), width, "bold")
@@ -101,10 +103,11 @@ def table_blocks(pv: PlayerView, width: int | None, everything: bool = False,
     for z in pv.zones():
         if z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
             blocks.append(entry(z["label"], zone_text(z), width))
+    named = pv.counter_labels()
     for name, value in pv.counters().items():
         text = counter_text(value)
         if everything or (text.strip() and text != "-"):
-            blocks.append(entry(name.replace("_", " "), text, width))
+            blocks.append(entry(named[name], text, width))
     return blocks
 
 
@@ -276,11 +279,12 @@ def shown_cards(pv: PlayerView) -> list[dict[str, Any]]:
 
 def named_cards(pv: PlayerView, name: str) -> dict[str, dict[str, Any]]:
     """The cards the viewer can see (`shown_cards`) called `name`, or, when none is, whose
-    label holds it; by label (copies of a card read alike)."""
+    label holds it; by label (copies of a card read alike), as typed (`typed`: any case, and
+    "inf" for "∞")."""
     cards = shown_cards(pv)
-    wanted = name.casefold()
+    wanted = typed(name)
     for match in (lambda label: label == wanted, lambda label: wanted in label):
-        found = {c["label"]: c for c in cards if match(c["label"].casefold())}
+        found = {c["label"]: c for c in cards if match(typed(c["label"]))}
         if found:
             return found
     return {}

@@ -16,6 +16,7 @@ from lark import Tree
 from ..core.errors import Diagnostic, Location, suggest
 from ..core.table import Card
 from ..lang.compiler import string_value
+from .shadowing import Note
 from .yamlload import MergedSourceMap, SourceMap
 
 COPIES = "for several copies of one card, write one entry with `count: N`"
@@ -54,6 +55,27 @@ def duplicate_cards(cards: list[Card], smap: SourceMap | MergedSourceMap) -> lis
             message += f"; to replace a card of {there.file}, add its name to remove_cards"
         problems.append(Diagnostic(here, message))
     return problems
+
+
+def shared_names(cards: list[Card], smap: SourceMap | MergedSourceMap) -> list[Note]:
+    """A note for two cards of different kinds that share a name and are shown alike: nothing a
+    person types (`i NAME`, `--card NAME`) or reads (the log) tells them apart. Not an error:
+    the rules themselves tell them apart by kind."""
+    notes = []
+    first: dict[tuple[str, str], Card] = {}
+    for card in cards:
+        if not card.name:
+            continue
+        key = (card.name, card.label)
+        other = first.setdefault(key, card)
+        if other.kind == card.kind:
+            continue
+        here, there = smap.at(("cards", card.entry, "name")), smap.at(("cards", other.entry, "name"))
+        notes.append(Note(here, f"the card '{card.name}' of kind '{card.kind}' has the name and label of the "
+                                f"card of kind '{other.kind}' at {_place(here, there)}: a person cannot tell "
+                                "them apart (`i NAME`, `--card NAME`, the log); give one another name or a "
+                                "label that tells them apart", strict=False))
+    return notes
 
 
 Emit = tuple[str | None, int, Location]  # the event (None: not written as a string), arguments, where

@@ -5,6 +5,8 @@ same facts out as text for a terminal, so the two can never tell different thing
 """
 from __future__ import annotations
 
+import os
+import re
 import textwrap
 from collections import Counter
 from collections.abc import Mapping
@@ -83,7 +85,7 @@ def render_info(info: dict[str, Any]) -> str:
     lines = [info["name"] + (f" (with {', '.join(info['extensions'])})" if info["extensions"] else "")]
     lines += _wrapped(info["description"], INDENT)
     lines += _wrapped(f"Source: {info['source']}", INDENT, INDENT * 2) if info["source"] else []
-    lines += [f"{INDENT}File: {info['path']}", f"{INDENT}Players: {_counts(info['players'])}"]
+    lines += _path_lines(info["path"]) + [f"{INDENT}Players: {_counts(info['players'])}"]
     lines += [f"{INDENT}Score parts: {', '.join(info['breakdown'])}"] if info["breakdown"] else []
     lines += _notes(info["notes"])
     lines += _options(info["options"], info["players"])
@@ -213,6 +215,24 @@ def _table(rows: list[tuple[str, ...]], right: frozenset[int] = frozenset()) -> 
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))] if rows else []
     return [(INDENT + "  ".join(cell.rjust(w) if i in right else cell.ljust(w)
                                 for i, (cell, w) in enumerate(zip(row, widths)))).rstrip() for row in rows]
+
+
+def _path_lines(path: str) -> list[str]:
+    """`File: PATH`, relative to the current folder when it lies inside it, broken after a
+    separator when it is still wider than WIDTH (a clone at a long path must read whole)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        relative = path
+    shown = relative if not relative.startswith(os.pardir) else path
+    first, later = f"{INDENT}File: ", INDENT * 3
+    lines, line = [], first
+    for part in re.findall(r"[^/\\]*[/\\]?", shown):
+        if len(line) + len(part) > WIDTH and line.strip() not in ("", "File:"):
+            lines.append(line)
+            line = later
+        line += part
+    return lines + [line]
 
 
 def _wrapped(text: str, indent: str, later: str | None = None, first: str | None = None) -> list[str]:

@@ -45,6 +45,13 @@ def shipped(package: str = RULESETS) -> dict[str, Path]:
     return {f.stem: f for f in sorted(folder(package).glob("*.yaml"))}
 
 
+def examples() -> dict[str, Path]:
+    """The example rulesets, by name: the YAML files in the folders of the examples package
+    (examples/FOLDER/NAME.yaml, NAME being the name), in name order. They
+    are played by name as the shipped rulesets are (a shipped ruleset's name wins)."""
+    return {f.stem: f for f in sorted(folder(EXTENSIONS).glob("*/*.yaml"), key=lambda f: f.stem)}
+
+
 def is_name(text: str) -> bool:
     """Whether `text` may name a shipped file: no folder, no suffix."""
     return NAME.fullmatch(text) is not None
@@ -54,9 +61,22 @@ def locate(given: str, package: str = RULESETS) -> str | None:
     """The file to read for `given`: itself when it is a file (a path wins), else the shipped
     file of that name in `package`; `given` itself when it is a path (or a folder), for the
     reader to say why it cannot be read; None for a name of nothing."""
-    if os.path.isfile(given) or not is_name(given):
+    if os.path.isfile(given):
         return given
-    named = shipped(package).get(given)
+    if not is_name(given):
+        return _shipped_path(given) or given
+    named = shipped(package).get(given) or (examples().get(given) if package == RULESETS else None)
     if named is not None:
         return str(named)
     return given if os.path.exists(given) else None
+
+
+def _shipped_path(given: str) -> str | None:
+    """The shipped file at `given`, a path relative to the source tree that names no file here
+    (`examples/FOLDER/NAME.yaml`, as the docs write it, run outside a checkout)."""
+    parts = Path(given).parts
+    package = next((p for p, top in _SOURCE.items() if parts and top == parts[0]), None)
+    if package is None or Path(given).is_absolute() or ".." in parts:
+        return None
+    shipped_file = folder(package).joinpath(*parts[1:])
+    return str(shipped_file) if shipped_file.is_file() else None

@@ -25,7 +25,7 @@ from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, c
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
-from .checks import duplicate_cards, emits, template_problem, trigger_arity
+from .checks import duplicate_cards, emits, shared_names, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
 from .migrations import Outdated
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
@@ -61,6 +61,7 @@ class CounterSpec:
     initial: Any
     display: bool
     visibility: str = PUBLIC  # OWNER: each player's value is seen by that player alone (per: player)
+    label: str = ""  # how screens name it
 
 
 @dataclass
@@ -233,11 +234,13 @@ def _read(given: str | Path, package: str) -> tuple[str, bytes | None, list[Diag
     that name wins), and its bytes, read up to just past the size limit (so /dev/zero ends too)."""
     what = "ruleset" if package == resources.RULESETS else "extension file"
     names = list(resources.shipped(package))
+    examples = list(resources.examples()) if package == resources.RULESETS else []
     file = resources.locate(str(given), package)
     if file is None:
         return str(given), None, [Diagnostic(Location(str(given)), f"no such file, nor a shipped {what} named "
-                                             f"'{given}'{suggest(str(given), names)}; shipped {what}s: "
-                                             f"{', '.join(names)}")]
+                                             f"'{given}'{suggest(str(given), names + examples)}; shipped {what}s: "
+                                             f"{', '.join(names)}" + (f"; examples: {', '.join(examples)}"
+                                                                      if examples else ""))]
     try:
         with open(file, "rb") as f:
             return file, f.read(MAX_FILE_BYTES + 1), []
@@ -285,7 +288,6 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
     digest = hashlib.sha256(raw)
     sources = MergedSourceMap(_expand_tables(data, smap, problems, raw))
     cards = data.setdefault("cards", [])
-    removals: list[tuple[str, Location]] = []
     read: list[Path] = []
     for ext in extensions:
         ext_file, ext_raw, ext_problems = _read(ext, resources.EXTENSIONS)
@@ -305,17 +307,16 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
         ext_map = _expand_tables(ext_data, ext_map, problems, ext_raw)
         _add_names(data, ext_data, ext_map, sources, problems)
         added = ext_data.get("cards", [])
+        # Its removals take out the cards before it (the ruleset's, earlier files'), never its
+        # own: a file that removes a card and adds one of that name replaces it.
+        own = {e.get("name") for e in added if isinstance(e, dict)}
+        _remove_cards(cards, [(name, ext_map.at(("remove_cards", i)))
+                              for i, name in enumerate(ext_data.get("remove_cards", []))], own, problems)
         sources.add_cards(len(cards), len(added), ext_map)
         cards.extend(added)
-        removals += [(name, ext_map.at(("remove_cards", i))) for i, name in enumerate(ext_data.get("remove_cards", []))]
     for name in remove:
         digest.update(f"\0remove {name}".encode())
-        removals.append((name, Location(str(path))))
-    names = {e.get("name") for e in cards if isinstance(e, dict)}
-    for name, where in removals:
-        if name not in names:
-            problems.append(Diagnostic(where, f"no card is named '{name}'{suggest(name, [n for n in names if n])}"))
-        cards[:] = [None if isinstance(e, dict) and e.get("name") == name else e for e in cards]
+    _remove_cards(cards, [(name, Location(str(path))) for name in remove], set(), problems)
     builder = _Builder(data, sources, rejected)
     try:
         ruleset = builder.build()
@@ -332,6 +333,22 @@ def load_ruleset(path: str | Path, extensions: list[str | Path] = (), remove: li
     ruleset.extensions = [str(e) for e in extensions]
     ruleset._loaded = True
     return ruleset
+
+
+def _remove_cards(cards: list, removals: list[tuple[str, Location]], own: set, problems: list[Diagnostic]) -> None:
+    """Take every copy of each named card out of `cards` (left as None, so that the entries keep
+    their places); a name of no card there is an error, which says so when only the file's own
+    cards (`own`) have it."""
+    names = {e.get("name") for e in cards if isinstance(e, dict)}
+    for name, where in removals:
+        if name in own and name not in names:
+            problems.append(Diagnostic(where, f"'{name}' is a card of this file only: remove_cards takes "
+                                              "out cards of the ruleset (and of files given before this "
+                                              f"one), never the file's own; to leave '{name}' out, delete "
+                                              "its entry from cards"))
+        elif name not in names:
+            problems.append(Diagnostic(where, f"no card is named '{name}'{suggest(name, [n for n in names if n])}"))
+        cards[:] = [None if isinstance(e, dict) and e.get("name") == name else e for e in cards]
 
 
 def _add_names(data: dict, ext_data: dict, ext_map: CardSourceMap, sources: MergedSourceMap,
@@ -431,6 +448,7 @@ class _Builder:
         kinds = d.get("card_kinds", {})
         cards = self._cards(d.get("cards", []), kinds, zones)
         self.problems += duplicate_cards(cards, self.smap)
+        card_notes = shared_names(cards, self.smap)
         properties = {p for k in kinds.values() for p in k.get("properties", {})}
         properties |= {p for b in d.get("boards", {}).values() for p in b.get("properties", {})}
         names = Names(constants={**constants, **boards}, counters={n: c.per for n, c in counters.items()},
@@ -466,6 +484,10 @@ class _Builder:
         names.counted = counted_calls({**functions, **{name: trees[name] for name in names.direct}})
         names.sources = {**{name: (tree, self._text(("functions", name, "expr"))) for name, tree in functions.items()},
                          **{name: (tree, self._text(("procedures", name, "do"))) for name, tree in trees.items()}}
+        names.descriptions = {name: " ".join(entry["description"].split())
+                              for section in ("functions", "procedures") for name, entry in d.get(section, {}).items()
+                              if isinstance(entry, dict) and isinstance(entry.get("description"), str)
+                              and entry["description"].strip()}
         for name, f in d.get("functions", {}).items():
             expr = self.compile(("functions", name, "expr"), "function", _params(f), f"function {name}")
             rs.functions[name] = Function(name, _params(f), expr)
@@ -531,7 +553,7 @@ class _Builder:
         rs.hidden_counters = tuple(n for n, c in rs.counters.items() if c.visibility == OWNER)
         rs.simultaneous = any(called(tree) & SIMULTANEOUS for tree in self._trees.values() if tree is not None)
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
-        notes = global_notes(d, self.triggers, self.smap.at) + local_notes(
+        notes = card_notes + global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
             lambda path, line, column: self._where(path)(line, column))
         rs.notes = sorted(dict.fromkeys(notes),  # a table's rows share their rules' text: a note once
@@ -667,6 +689,9 @@ class _Builder:
             if visibility in (OWNER, OTHERS) and not owned:
                 self.error(("zones", name, "visibility"),
                            f"visibility '{visibility}' needs 'per: player', 'per: card' or 'per: [player, ...]'")
+            if "{card}" in z.get("label", "") and per != "card":
+                self.error(("zones", name, "label"), "'{card}' in a zone's label stands for the card the zone "
+                                                     "belongs to: only a zone with 'per: card' has one")
             result[name] = ZoneSpec(name, per, visibility, z.get("ordered", True), z.get("display", True),
                                     z.get("label", name.replace("_", " ")), z.get("description", ""))
         return result
@@ -680,7 +705,8 @@ class _Builder:
             if visibility == OWNER and per != "player":
                 self.error(("counters", name, "visibility"), "visibility 'owner' needs 'per: player': "
                            "a counter seen by its owner alone has one value for each player")
-            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True), visibility)
+            result[name] = CounterSpec(name, per, c.get("initial", 0), c.get("display", True), visibility,
+                                       c.get("label", name.replace("_", " ")))
         return result
 
     def _cards(self, cards: list, kinds: dict, zones: dict[str, ZoneSpec]) -> list[Card]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import usercache
-from ..core.errors import Diagnostic, suggest
+from ..core.errors import Diagnostic, Location, suggest
 from . import cardtables, resources
 from .yamlload import SourceMap
 
@@ -226,7 +226,9 @@ def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = 
     if error.validator == "type":
         expected = error.validator_value
         expected = " or ".join(map(_article, expected)) if isinstance(expected, list) else _article(expected)
-        return [Diagnostic(smap.at(path), f"expected {expected}{where}, got {_describe(error.instance)}")]
+        at = smap.at(path)
+        hint = _boolean_hint(at) if isinstance(error.instance, bool) and "string" in str(error.validator_value) else ""
+        return [Diagnostic(at, f"expected {expected}{where}, got {_describe(error.instance)}{hint}")]
     if error.validator in ("minItems", "maxItems") and error.schema.get("minItems") == error.schema.get("maxItems"):
         return [Diagnostic(smap.at(path), f"expected a list of {error.validator_value} items{where}, "
                                           f"got {len(error.instance)}")]
@@ -240,6 +242,25 @@ def _explain(error: jsonschema.ValidationError, smap: Any, path: tuple | None = 
     if error.validator == "propertyNames":
         return [Diagnostic(smap.at(path), f"invalid name{where}: {error.message}")]
     return [Diagnostic(smap.at(path), f"{error.message}{where}")]
+
+
+# The words YAML reads as true or false when they are not quoted (YAML 1.1, as PyYAML reads it).
+_BOOLEAN_WORDS = {w for word in ("yes", "no", "on", "off", "true", "false", "y", "n")
+                  for w in (word, word.capitalize(), word.upper())}
+
+
+def _boolean_hint(at: Location) -> str:
+    """Text YAML read as true/false: the word written there, and how to keep it text."""
+    try:
+        with open(at.file, encoding="utf-8", errors="replace") as f:
+            line = next(text for number, text in enumerate(f, 1) if number == at.line)
+    except (OSError, StopIteration):
+        line = ""
+    word = re.match(r"[A-Za-z]*", line[(at.column or 1) - 1:]).group(0)
+    if word in _BOOLEAN_WORDS:
+        return f"; YAML reads {word} unquoted as {str(word.lower() in ('yes', 'on', 'true', 'y')).lower()}: " \
+               f'to write the word, quote it: "{word}"'
+    return '; YAML reads on, off, yes, no, true and false unquoted as true/false: quote the word, as "on"'
 
 
 def _parameters_hint(name: str) -> str:

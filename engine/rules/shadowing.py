@@ -23,7 +23,10 @@ _WHAT = {"constants": "constant", "boards": "board", "counters": "counter", "zon
 
 @dataclass(frozen=True)
 class Note(Diagnostic):
-    """Not a problem: something `validate --strict` tells about a ruleset that loads."""
+    """Not a problem: something `validate` tells about a ruleset that loads (with `--strict`
+    only, unless `strict` is false)."""
+
+    strict: bool = True
 
     def __str__(self) -> str:
         return f"{self.location}: note: {self.message}"

@@ -446,7 +446,8 @@ function counters(v) {
     const isPer = value && typeof value === "object" && !Array.isArray(value)
       && Object.keys(value).length && Object.keys(value).every((k) => v.players.includes(k));
     if (valueText(value) === "" || valueText(value) === "-") continue; // an empty field says nothing
-    (isPer ? perPlayer : others).push([name.replace(/_/g, " "), value, isPer]);
+    const named = (v.counter_labels || {})[name] || name.replace(/_/g, " ");
+    (isPer ? perPlayer : others).push([named, value, isPer]);
   }
   const out = [];
   if (perPlayer.length) {
