@@ -128,11 +128,7 @@ class RulesetEnv(AECEnv):
         """The view of the agent to act (at the end, of the last), as text."""
         if self._game is None:
             return None
-        text = render(view(self._game, self.possible_agents.index(self.agent_selection) + 1, person=True))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _shown(self._game, self.possible_agents.index(self.agent_selection) + 1, self.render_mode)
 
     def close(self) -> None:
         self._game = None
@@ -239,11 +235,17 @@ class RulesetParallelEnv(ParallelEnv):
         """What every player may see (hidden cards as their backs), as text."""
         if self._game is None:
             return None
-        text = render(view(self._game, 0, person=True))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _shown(self._game, 0, self.render_mode)
 
     def close(self) -> None:
         self._game = None
+
+
+def _shown(game: Game, viewer: int, mode: str | None) -> str | None:
+    """`render()` of either environment: the view of `viewer` (0: what every player may see) as
+    text, printed in the "human" mode (which returns nothing)."""
+    text = render(view(game, viewer, person=True))
+    if mode == "human":
+        print(text)
+        return None
+    return text
