@@ -172,7 +172,8 @@ flow: |
                          ids=["one for", "hidden first", "hidden second"])
 def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path, lower):
     """Options filtered by the face-down top card of the deck: why names the rule, never the
-    card nor its value (through any `for` of a comprehension)."""
+    card nor its value (through any `for` of a comprehension), nor a value a local worked out
+    from it (`count(lower)`: had it said 0 or 1, it would tell where the top card's value lies)."""
     tiny = (ROOT / "tests" / "fixtures" / "tiny.yaml").read_text(encoding="utf-8")
     path = tmp_path / "top.yaml"
     flow = TOP_OF_DECK if lower is None else \
@@ -190,6 +191,8 @@ def test_a_rule_that_reads_a_hidden_card_is_not_told(tmp_path, lower):
         for label in hand:
             answer = "\n".join(pv.why(label))
             assert top.label not in answer and f"top.value is {top.props['value']}" not in answer, answer
+            # Nor what a local worked out from it says: how many of the hand are below the top card.
+            assert "count(lower) is" not in answer, answer
             told += HIDDEN in answer
     assert told > 0
 

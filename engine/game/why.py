@@ -101,6 +101,12 @@ class _Explainer:
             return self._hidden_items(element, clauses, at, depth) or (whole and self.hidden(self.value(node, at)))
         if whole and self.hidden(self.value(node, at)):
             return True
+        if kind == "name":  # a local of the rule: hidden if what set it read what cannot be seen
+            value = self._set_by(str(kids[0]), node, at)
+            asked = self._asked(value) if value is not None else None
+            if asked is not None:  # an answer: the person's own, or (a step's) others' not told yet
+                return asked != "choose" and asked != "choose_amount"
+            return value is not None and self._hidden_in(value, at, depth + 1, whole)
         if kind == "call":
             callee, args = kids
             name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
@@ -310,9 +316,9 @@ class _Explainer:
         finally:
             self.matches = matches
 
-    def _local(self, name: str, node: Tree, at: _At, depth: int) -> list[str] | None:
-        """A local of the rule: explained by the `let` (or assignment) that last set it before
-        the choice, evaluated in the locals the choice waits with."""
+    def _set_by(self, name: str, node: Tree, at: _At) -> Tree | Token | None:
+        """The expression of the `let` (or assignment) of the rule that last set the local
+        `name` before `node`, or None (not a local of the rule, or set otherwise: a loop's)."""
         if at.text is not self.site.text or name not in at.env:
             return None
         before = node.meta.start_pos if not node.meta.empty else len(at.text)
@@ -324,8 +330,21 @@ class _Explainer:
                     str(target.children[0]) if target.data == "name_target" else None)
                 if named == name:
                     value = stmt.children[-1]
-        if value is None or (isinstance(value, Tree) and value.data == "call"
-                             and str(value.children[0].children[0]).startswith("choose")):
+        return value
+
+    @staticmethod
+    def _asked(value: Tree | Token) -> str | None:
+        """The name of the choose() (or choose_each()...) whose answer `value` is, if it is one."""
+        if isinstance(value, Tree) and value.data == "call" and isinstance(value.children[0], Tree) \
+                and value.children[0].data == "name" and str(value.children[0].children[0]).startswith("choose"):
+            return str(value.children[0].children[0])
+        return None
+
+    def _local(self, name: str, node: Tree, at: _At, depth: int) -> list[str] | None:
+        """A local of the rule: explained by the `let` (or assignment) that last set it before
+        the choice, evaluated in the locals the choice waits with."""
+        value = self._set_by(name, node, at)
+        if value is None or self._asked(value):
             return None
         found = self.absent(value, at, depth + 1)
         return [f"{name} = {self.src(value, at)}"] + found if found else None
