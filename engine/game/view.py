@@ -189,11 +189,6 @@ class PlayerView:
     @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
-        d = _game_of(self).pending
-        if d is None:
-            return 0
-        if self.player is None or d.player == self.player:
-            return len(d.options)
         mine = _mine(self)
         return len(mine.options) if mine is not None else 0
 

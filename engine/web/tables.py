@@ -253,7 +253,7 @@ class Hosted:
         if player in self.early:
             raise BadRequest(f"you have answered; waiting for {', '.join(self._waiting())}", 409)
         if not self._may_answer(player):
-            raise BadRequest(f"it is not your turn: {' and '.join(self._waiting())} decides", 409)
+            raise BadRequest(f"it is not your turn: waiting for {', '.join(self._waiting())}", 409)
 
     def choose(self, player: int, option: Any, step: Any) -> None:
         """A person's decision, answering the question of `step`; refused (the game unchanged)
