@@ -2,6 +2,8 @@
 
 - game.py: `Game`, in the manner of OpenSpiel's state: legal actions, apply, clone, snapshot,
   determinize, scores (docs/design-state.md);
+- chance.py: chance as a decision of nature: a game made with `chance="explicit"` waits at
+  each random draw for its outcome (`chance_decision`, `apply_chance`), for solvers;
 - together.py: the open simultaneous step (`choose_each`): who is asked, their options, the
   answers given so far, kept as plain data in the state;
 - view.py: `view(game, player)`, the one door through which hidden information passes;

@@ -27,6 +27,9 @@ from ..core.values import Copier, Decoder, Encoder, frozen, shareable, spell
 from ..lang.compiler import evaluate, locate
 from ..rules import scoring
 from ..rules.ruleset import Ruleset
+from .chance import ChanceDecision, Explicit, NeedChance
+from .chance import pick as pick_explicit
+from .chance import shuffle as shuffle_explicit
 from .clock import check as check_clock
 from .together import Together
 
@@ -84,7 +87,7 @@ class Game:
                  seed: int = 0, decisions: list[int] | None = None,
                  arrange: Callable[[Game], None] | None = None, keep_log: bool = True,
                  rewind: bool = True, start: dict[Card, Card] | None = None,
-                 chance: random.Random | None = None):
+                 chance: random.Random | str | None = None):
         """Set up a game and run it to its first decision, then replay `decisions`.
 
         `arrange`, for tests and puzzles, is called after setup and before the flow starts, to
@@ -93,7 +96,9 @@ class Game:
         other does): a deal no seed need give, for the candidate worlds of game/belief.py and
         for tests; like `arrange`, it is kept with the game but not in a save. `chance` is the
         random generator to draw from instead of `random.Random(seed)` (game/belief.py replays
-        a history through one that deals its shuffles).
+        a history through one that deals its shuffles), or "explicit": the game draws nothing
+        and waits at each draw for `apply_chance` (game/chance.py; "seeded", the default, draws
+        from the seed).
         Without `keep_log` the game writes no log: for simulations and searches nobody reads.
         Without `rewind` it keeps no checkpoints, so a move that makes a rule fail leaves the game
         as the fault left it: for simulations, which stop at a fault."""
@@ -104,7 +109,10 @@ class Game:
         self.seed = seed
         self.options = dict(options) if options is not None else ruleset.resolve_options({}, players)
         self.players = [Player(i) for i in range(1, players + 1)]
-        self._rng: random.Random | None = chance if chance is not None else random.Random(seed)
+        if isinstance(chance, str) and chance not in ("explicit", "seeded"):
+            raise ValueError(f"chance is 'seeded' or 'explicit', not {chance!r}")
+        self._explicit: Explicit | None = Explicit() if chance == "explicit" else None
+        self._rng: random.Random | None = chance if isinstance(chance, random.Random) else random.Random(seed)
         self._rng_state: tuple | None = None
         layout = ruleset.layout(players)
         self.table = Table(layout, Copier(self)(layout.counters))
@@ -124,7 +132,10 @@ class Game:
         self.rewind = rewind
         self.frames: list[Frame] = [Frame(ruleset.main, 0, {})]
         self._checkpoint: Game | None = None
-        self._run()
+        if self._explicit is None:
+            self._run()
+        else:
+            self._chance_run(None)
         for index in decisions or []:
             self.apply(index)
 
@@ -163,12 +174,25 @@ class Game:
         under a time limit (a search, a replay: clock.py) stops here once it is spent."""
         check_clock()
         if self.over or self.pending is None:
-            raise IllegalMove("the game is over; no more decisions")
+            raise IllegalMove("the game waits for chance (apply_chance), not for a player"
+                              if self.chance_decision() is not None else "the game is over; no more decisions")
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.pending.options):
             raise IllegalMove(f"option {index!r} is not legal here; choose 0 to {len(self.pending.options) - 1}")
+        if self._explicit is not None:
+            self._chance_run(index)
+            return
         if self.rewind and (self._checkpoint is None
                             or len(self.decisions) - len(self._checkpoint.decisions) >= CHECKPOINT_EVERY):
             self._checkpoint = self._copy()
+        try:
+            self._answer(index)
+        except EffectError:
+            if self.rewind:
+                self._rewind(len(self.decisions) - 1)
+            raise
+
+    def _answer(self, index: int) -> None:
+        """Give the pending decision option `index` and run the rules on from it."""
         value = self.pending.options[index]
         step = self.together
         if step is not None:  # a simultaneous step: the rules go on once all have answered
@@ -180,12 +204,66 @@ class Game:
             if self._ask_next(step):
                 return
             value, self.together = step.result(), None
+        self._run(value)
+
+    # ------------------------------------------------------------ explicit chance (game/chance.py)
+
+    def shuffle(self, cards: list) -> None:
+        """Put `cards` (a zone's list) in random order: from the seed, or as chance decides."""
+        if self._explicit is None:
+            self.rng.shuffle(cards)
+        else:
+            shuffle_explicit(self._explicit, cards)
+
+    def pick(self, values: list) -> Any:
+        """One of `values` at random: from the seed (as `random.choice` draws), or as chance decides."""
+        if self._explicit is None:
+            return self.rng.choice(values)
+        return pick_explicit(self._explicit, values)
+
+    def chance_decision(self) -> ChanceDecision | None:
+        """What a game with explicit chance waits for nature to decide, if it does (no player
+        is asked meanwhile: `pending` is None)."""
+        return self._explicit.pending if self._explicit is not None else None
+
+    def apply_chance(self, index: int) -> None:
+        """Take outcome `index` of the chance decision and go on to the next decision (of a
+        player or of chance). A refused outcome changes nothing."""
+        check_clock()
+        decision = self.chance_decision()
+        if decision is None:
+            raise IllegalMove("the game waits for no chance outcome now")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(decision.outcomes):
+            raise IllegalMove(f"outcome {index!r} is not one of this draw's; choose 0 to {len(decision.outcomes) - 1}")
+        ex = self._explicit
+        before, base, answer, feed = self._copy(), ex.base, ex.answer, [*ex.feed, index]
+        self.restore(base)
         try:
-            self._run(value)
+            self._chance_run(answer, feed, base)
         except EffectError:
-            if self.rewind:
-                self._rewind(len(self.decisions) - 1)
+            self.restore(before)
             raise
+
+    def _chance_run(self, answer: int | None, feed: list[int] = (), base: Game | None = None) -> None:
+        """Run the rules on with explicit chance from this position, `base` (taken now if not
+        given): setup (`answer` None) or the pending decision answered `answer`, each draw taking
+        the next outcome of `feed`, up to the next decision or a draw of no given outcome."""
+        if base is None:
+            base = self._copy()
+            base._explicit = Explicit()
+        ex = self._explicit
+        ex.base, ex.answer, ex.feed, ex.used, ex.pending = base, answer, list(feed), 0, None
+        try:
+            if answer is None:
+                self._run()
+            else:
+                self._answer(answer)
+        except NeedChance:
+            return
+        except EffectError:
+            self.restore(base)
+            raise
+        ex.base, ex.answer, ex.feed = None, None, []
 
     def _rewind(self, count: int) -> None:
         """Put the game back as it was after its first `count` decisions: the last checkpoint,
@@ -458,6 +536,7 @@ class Game:
         counters = copy(self.table.counters)
         other.table = self.table.copy(counters) if cards is None else self.table.relabelled(cards, zones, counters)
         other._rng, other._rng_state = None, self._shared_rng_state()
+        other._explicit = None if self._explicit is None else self._explicit.copy()
         other.log = list(self.log)
         other.forced = list(self.forced)
         other.decisions = list(self.decisions)
@@ -526,7 +605,10 @@ class Game:
             if spec.per == "card":
                 family = table.zones[name]
                 zones.update((family[a], family[b]) for a, b in cards.items())
+        if self.chance_decision() is not None:
+            raise IllegalMove("a game that waits for chance cannot be dealt again; give it its outcome first")
         world = self._copy(cards, zones)
+        world._explicit = None  # a world draws from its own generator
         secrets = secrets or {}
         for name in self.rules.hidden_counters:  # a new table: it may be one the copies share
             initial, given = self.rules.counters[name].initial, secrets.get("counters", {}).get(name, {})
@@ -625,7 +707,16 @@ class Game:
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data; `Game.from_snapshot` makes a game of it that goes
-        on exactly as this one would."""
+        on exactly as this one would. A game waiting for chance is saved as the position its
+        stretch of rules began at, with the answer that started it and the outcomes given since."""
+        ex = self._explicit
+        if ex is not None:
+            if ex.pending is None:
+                return {**self._snapshot(), "chance": {"mode": "explicit"}}
+            return {**ex.base._snapshot(), "chance": {"mode": "explicit", "answer": ex.answer, "drawn": list(ex.feed)}}
+        return self._snapshot()
+
+    def _snapshot(self) -> dict[str, Any]:
         table, enc = self.table, Encoder()
         log = [[(v, sorted(seen) if seen is not None else None) for v, seen in e.parts] for e in self.log]
         pending = self.pending
@@ -746,6 +837,10 @@ class Game:
         g.arrange = g.start = None
         g.keep_log = g.rewind = True
         g._checkpoint = None
+        chance = data.get("chance")  # absent from snapshots of games drawing from their seed
+        g._explicit = None if chance is None else Explicit()
+        if chance is not None and "drawn" in chance:
+            return _waiting_for_chance(g, chance)
         if not g.over and (g.pending is None or not g.frames or not g.pending.options):
             raise SaveError("the saved state is neither finished nor waiting for a decision")
         if not g.setting_up:
@@ -835,6 +930,28 @@ def _stand_ins(value: Any, stand_in: dict[tuple, Card], keep: Callable[[Card], b
     if type(value) is Text:
         return value.relabelled({c: stand_in[c.look] for c in value.cards() if keep is None or not keep(c)})
     return value
+
+
+def _waiting_for_chance(g: Game, chance: dict[str, Any]) -> Game:
+    """The game of a snapshot that waits for chance: `g`, where its stretch of rules began,
+    run on again with the saved answer and outcomes (game/chance.py)."""
+    answer, drawn = chance["answer"], chance["drawn"]
+    if answer is None:
+        if g.pending is not None or g.decisions or not g.frames or g.frames[-1].pc != 0:
+            raise SaveError("the saved state waits for chance in setup but is not where setup begins")
+    elif g.pending is None or type(answer) is not int or not 0 <= answer < len(g.pending.options):
+        raise SaveError(f"the saved state's answer {answer!r} is not an option of its decision")
+    if type(drawn) is not list or any(type(i) is not int or i < 0 for i in drawn):
+        raise SaveError(f"the saved state's chance outcomes {drawn!r} are not a list of whole numbers")
+    if not g.setting_up:
+        g.set_up()
+    try:
+        g._chance_run(answer, drawn)
+    except EngineError as exc:
+        raise SaveError(f"the saved state's chance outcomes do not replay: {exc}") from None
+    if g._explicit.used != len(drawn):
+        raise SaveError("the saved state has more chance outcomes than its rules draw")
+    return g
 
 
 def _step(g: Game, dec: Decoder, saved: Any) -> Together | None:

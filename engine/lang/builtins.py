@@ -549,7 +549,7 @@ def shuffle(g, zone):
 
     Players lose track of shuffled cards: what they remembered of them (reveal) is forgotten."""
     cards = g.table.contents[_zone(zone, "shuffle's argument").index]
-    g.rng.shuffle(cards)
+    g.shuffle(cards)  # from the seed, or as explicit chance decides (game/chance.py)
     for card in cards:
         g.table.forget(card)
 
@@ -596,7 +596,7 @@ def random_choice(g, items):
     values = _items(g, items)
     if not values:
         raise EffectError("random_choice() of an empty list")
-    return g.rng.choice(values)  # draws as randrange(len(values)) does; game/belief.py deals it anew
+    return g.pick(values)  # draws as randrange(len(values)) does; game/belief.py deals it anew
 
 
 @builtin("log(parts...)", EFFECT, example='log(p, " plays ", card)', returns="none")
@@ -660,6 +660,7 @@ def choose(g, player, options, *prompt):
     return g.ask(player, values, prompt)  # SUSPENDED: the pick comes back through Game.apply
 
 
+RANDOM = frozenset({"shuffle", "random_choice"})  # the built-ins that draw at random (game/chance.py)
 SIMULTANEOUS = frozenset({"choose_each", "choose_amount_each"})  # the built-ins that ask several players at once
 MAX_AMOUNTS = 10_000  # amounts one choose_amount may offer: a question a person can still answer
 
