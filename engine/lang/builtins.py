@@ -661,6 +661,7 @@ def choose(g, player, options, *prompt):
 
 
 RANDOM = frozenset({"shuffle", "random_choice"})  # the built-ins that draw at random (game/chance.py)
+HIDING = frozenset({"turn_face_down", "log_to"})  # the built-ins that keep something from a player
 SIMULTANEOUS = frozenset({"choose_each", "choose_amount_each"})  # the built-ins that ask several players at once
 MAX_AMOUNTS = 10_000  # amounts one choose_amount may offer: a question a person can still answer
 

@@ -20,7 +20,7 @@ from ..core.program import EMIT, FLOW_ENDED, Arrange, Call, Code, End, Frame
 from ..core.table import OTHERS, OWNER, PUBLIC, Card, Layout, Player, ZoneSpec
 from ..core.values import freeze
 from ..lang import recovery
-from ..lang.builtins import SIMULTANEOUS, end_reason
+from ..lang.builtins import HIDING, RANDOM, SIMULTANEOUS, end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
 from . import resources
@@ -126,6 +126,11 @@ class Ruleset:
     hidden_counters: tuple[str, ...] = ()
     # Whether a rule asks several players at once (choose_each...): the adapters say so.
     simultaneous: bool = False
+    # Whether a rule draws at random (shuffle, random_choice), and whether nothing is ever hidden
+    # from a player (every zone public, no card turned face down, no secret counter or line, no
+    # simultaneous step): what the adapters type a game by, read from the rules, not from play.
+    draws: bool = True
+    perfect_information: bool = False
     lambdas: list[Callable] = field(default_factory=list)
     calls: dict[str, Callable] = field(default_factory=dict)  # each function (g, *args), with its modifiers
     score: Callable | None = None  # a player's own score: `score`, or the sum of the breakdown's parts
@@ -551,7 +556,11 @@ class _Builder:
         rs.bots = {kind: dict(params) for kind, params in d.get("bots", {}).items()}
         rs.fixed_counters = self._fixed_counters(names)
         rs.hidden_counters = tuple(n for n, c in rs.counters.items() if c.visibility == OWNER)
-        rs.simultaneous = any(called(tree) & SIMULTANEOUS for tree in self._trees.values() if tree is not None)
+        calls = set().union(*(called(tree) for tree in self._trees.values() if tree is not None))
+        rs.simultaneous = bool(calls & SIMULTANEOUS)
+        rs.draws = bool(calls & RANDOM)
+        rs.perfect_information = not (rs.simultaneous or rs.hidden_counters or calls & HIDING) and all(
+            z.visibility == PUBLIC for z in rs.zones.values())
         self.problems += trigger_arity(self.triggers, self._emits(), self.smap)
         notes = card_notes + global_notes(d, self.triggers, self.smap.at) + local_notes(
             {path: tree for (path, _), tree in self._trees.items() if tree is not None},
