@@ -5,7 +5,9 @@ options whose length the rules compute. Options are almost always things of the 
 (cards, places of a board, values of a constant list) or players, so the largest of those
 counts bounds them; `max_actions` overrides it, and a decision that offers more raises an error
 that says which value to use. Games that random play would make endless are cut at
-`max_decisions` and scored as they stand, as `engine simulate` does.
+`max_decisions` and scored as they stand, as `engine simulate` does. Returns are by rank
+(`rank_rewards`), or the scores themselves (`score_rewards`): what a solver of a game whose
+payoffs matter (a poker's chips) needs.
 """
 from __future__ import annotations
 
@@ -69,22 +71,35 @@ class Setup:
             raise ValueError(f"max_actions must be at least 1, not {bound}")
         return cls(rules, players, resolved, bound, max_decisions)
 
-    def new_game(self, seed: int) -> Game:
-        """A game of this setup, from `seed`, at its first decision."""
-        return self.check(Game(self.rules, self.players, self.options, seed=seed))
+    def new_game(self, seed: int, chance: str = "seeded") -> Game:
+        """A game of this setup, from `seed` (or with explicit chance: game/chance.py), at its
+        first decision (of a player, or of chance)."""
+        return self.check(Game(self.rules, self.players, self.options, seed=seed, chance=chance))
 
     def check(self, game: Game) -> Game:
-        """The game, if its pending decision fits the action space; else a clear error."""
-        if game.pending is not None and len(game.pending.options) > self.max_actions:
+        """The game, if its pending decision (or chance's) fits the action space; else a clear error."""
+        drawn = game.chance_decision()
+        count = len(game.pending.options) if game.pending is not None else len(drawn.outcomes) if drawn else 0
+        if count > self.max_actions:
+            who = f"a decision of {game.pending.player}" if game.pending is not None else "a random draw"
             raise TooManyOptions(
-                f"a decision of {game.pending.player} in {self.rules.name} offers {len(game.pending.options)} "
-                f"options, more than this adapter's {self.max_actions} actions; make it with "
-                f"max_actions={len(game.pending.options)} or more")
+                f"{who} in {self.rules.name} offers {count} options, more than this adapter's "
+                f"{self.max_actions} actions; make it with max_actions={count} or more")
         return game
 
     def ended(self, game: Game) -> bool:
         """Over by the rules, or cut at the decision cap."""
         return game.over or len(game.decisions) >= self.max_decisions
+
+
+RETURNS = ("rank", "scores")
+
+
+def rewards(game: Game, returns: str) -> dict[int, float]:
+    """Each player's reward at the end: by rank, or their score (`returns`, one of RETURNS)."""
+    if returns == "scores":
+        return {int(p): float(s) for p, s in game.scores().items()}
+    return rank_rewards(game)
 
 
 def rank_rewards(game: Game) -> dict[int, float]:
