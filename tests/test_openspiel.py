@@ -153,3 +153,56 @@ def test_bad_parameters_get_clear_errors(tor):
         pyspiel.load_game(tor, {"players": 9})
     with pytest.raises(ValueError, match="another ruleset is registered as 'engine_trick_of_the_rails'"):
         register(str(ROOT / "rulesets" / "railways.yaml"), name=tor)
+
+
+def test_a_clone_copies_the_game_and_takes_no_seed(tor):
+    def second_game(clone_first: bool) -> str:
+        game = pyspiel.load_game(tor, {"seed": 5})
+        first = game.new_initial_state()
+        str(first)  # a state takes its seed when first used
+        if clone_first:
+            copy = first.clone()
+            assert str(copy) == str(first) and copy._play.game is not first._play.game
+            child = first.child(first.legal_actions()[0])
+            assert child.history() == [first.legal_actions()[0]] and first.history() == []
+        return str(game.new_initial_state())
+    assert second_game(True) == second_game(False)
+
+
+def test_states_serialize_through_the_games_snapshot():
+    game = pyspiel.load_game(register("kuhn"), {"chance": "explicit"})
+    state = game.new_initial_state()
+    for action in (2, 0, 1):  # King to P1, Jack to P2, P1 bets
+        state.apply_action(action)
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.information_state_string(0) == state.information_state_string(0)
+    assert again._play.game.snapshot() == state._play.game.snapshot()
+    new_game, new_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(new_game) == str(game) and new_state.legal_actions() == state.legal_actions()
+    pending = game.new_initial_state()
+    pending.apply_action(1)  # a chance node waits: the deal's second card
+    back = game.deserialize_state(pending.serialize())
+    assert back.is_chance_node() and back.chance_outcomes() == pending.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+
+
+def test_observations_cover_a_board_in_counters_and_not_the_order_it_was_reached_in():
+    game = pyspiel.load_game(register("tictactoe"))
+    encoding = game.encoding
+    assert [n for n in encoding.names if n.startswith("mark ")] == [f"mark {c}" for c in range(1, 10)]
+
+    def after(cells):
+        state = game.new_initial_state()
+        for cell in cells:
+            names = {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
+            state.apply_action(names[cell])
+        return state
+    one, other = after(["1", "5", "9"]), after(["9", "5", "1"])
+    for player in (0, 1):
+        assert np.array_equal(one.observation_tensor(player), other.observation_tensor(player))
+        assert one.observation_string(player) == other.observation_string(player)
+    assert one.information_state_string(0) != other.information_state_string(0)  # the history differs
+    marks = dict(zip(encoding.names, one.observation_tensor(0)))
+    assert (marks["mark 1"], marks["mark 5"], marks["mark 9"], marks["mark 2"]) == (1, 2, 1, 0)
+    assert not game.get_type().provides_information_state_tensor
+    assert one.information_state_tensor(0) == []

@@ -326,18 +326,21 @@ class RulesetState(pyspiel.State):
 
 class Observer:
     """OpenSpiel's observer of a ruleset: the tensor of observation.py and, as a string, the
-    player's view as JSON; with perfect recall, its whole log and their own past actions too."""
+    player's view as data (`Observation.plain`); with perfect recall (the information state),
+    its whole log and their own past actions too, and no tensor: none is provided."""
 
     def __init__(self, encoding: Observation, perfect_recall: bool):
         self.encoding, self.perfect_recall = encoding, perfect_recall
-        self.tensor = np.zeros(encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(0 if perfect_recall else encoding.size, np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor}
 
     def set_from(self, state: RulesetState, player: int) -> None:
-        self.tensor[:] = self.encoding.encode(state.player_view(player))
+        if not self.perfect_recall:
+            self.tensor[:] = self.encoding.encode(state.player_view(player))
 
     def string_from(self, state: RulesetState, player: int) -> str:
         pv = state.player_view(player)
         if not self.perfect_recall:
-            return json.dumps(pv.as_dict(log_last=0), sort_keys=True, default=str)
-        return json.dumps({"own actions": state.own_actions(player), **pv.as_dict()}, sort_keys=True, default=str)
+            return json.dumps(self.encoding.plain(pv), sort_keys=True, default=str)
+        return json.dumps({"own actions": state.own_actions(player), **self.encoding.plain(pv, None)},
+                          sort_keys=True, default=str)
