@@ -160,3 +160,31 @@ def test_human_rendering_prints_the_view_of_the_agent_to_act(capsys):
     assert f"(you are P{e.agent_selection[-1]})" in printed
     with pytest.raises(ValueError, match="render_mode must be"):
         env(TOR, render_mode="rgb_array")
+
+
+def test_score_returns_reward_the_scores_in_both_environments():
+    from engine.adapters.pettingzoo import parallel_env
+    scores = {f"player_{int(p)}": float(s)  # P1 bets, P2 calls: 2 chips won or lost
+              for p, s in Game(load_ruleset("kuhn"), 2, seed=4, decisions=[1, 1]).scores().items()}
+    assert sorted(scores.values()) == [-2.0, 2.0]
+    e = env("kuhn", returns="scores")
+    e.reset(seed=4)
+    e.step(1)
+    e.step(1)
+    assert all(e.terminations.values()) and e.rewards == scores
+    table = parallel_env("kuhn", returns="scores")
+    table.reset(seed=4)
+    table.step({"player_1": 1})
+    rewards = table.step({"player_2": 1})[1]
+    assert rewards == scores and not table.agents
+    with pytest.raises(ValueError, match="returns must be rank or scores"):
+        env("kuhn", returns="chips")
+
+
+def test_the_observation_holds_a_board_kept_in_counters():
+    e = env("tictactoe")
+    e.reset(seed=0)
+    e.step(4)  # P1 marks cell 5
+    names = e.unwrapped.encoding.names
+    observed = dict(zip(names, e.observe("player_2")["observation"]))
+    assert observed["mark 5"] == 1 and observed["mark 1"] == 0 and len(names) > 9

@@ -9,7 +9,8 @@ has now. Both are made from its `PlayerView` alone; `infos[agent]` of the agent 
 the same view as text ("view") and its options' names ("options").
 
 Rewards come at the end, by rank (common.rank_rewards: +1 to beat everyone, -1 to be beaten
-by all, summing to 0); `infos` then hold the "scores". A game cut at `max_decisions` ends
+by all, summing to 0), or with `returns="scores"` the final scores themselves; `infos` then
+hold the "scores". A game cut at `max_decisions` ends
 with truncations instead of terminations, ranked as it stands. `reset(seed=S)` deals game S;
 `reset()` the next game of the sequence the last seed began.
 
@@ -30,26 +31,30 @@ from ..core.errors import IllegalMove
 from ..game.game import Game
 from ..game.view import render, view
 from ..rules.ruleset import Ruleset
-from .common import MAX_DECISIONS, Setup, rank_rewards
+from .common import MAX_DECISIONS, RETURNS, Setup, rewards
 from .observation import Observation
 
 
 def env(ruleset: str | Ruleset, players: int | None = None, *, max_actions: int | None = None,
-        max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, **options: Any) -> RulesetEnv:
+        max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, returns: str = "rank",
+        **options: Any) -> RulesetEnv:
     """A PettingZoo AEC environment of `ruleset` (a path or a shipped name) for `players`
-    (default: its fewest); `options` are the ruleset's, as `--option NAME=VALUE`."""
-    return RulesetEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode)
+    (default: its fewest), rewarded by rank or by score (`returns`); `options` are the
+    ruleset's, as `--option NAME=VALUE`."""
+    return RulesetEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode, returns)
 
 
 class RulesetEnv(AECEnv):
     """The AEC environment of one ruleset at one player count."""
 
-    def __init__(self, setup: Setup, render_mode: str | None = None):
+    def __init__(self, setup: Setup, render_mode: str | None = None, returns: str = "rank"):
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        if returns not in RETURNS:
+            raise ValueError(f"returns must be {' or '.join(RETURNS)}, not {returns!r}")
         self.setup = setup
-        self.render_mode = render_mode
+        self.render_mode, self.returns = render_mode, returns
         self.metadata = {"name": f"engine_{setup.rules.name}", "render_modes": ["human", "ansi"],
                          "is_parallelizable": False}
         self.possible_agents = [f"player_{i}" for i in range(1, setup.players + 1)]
@@ -107,7 +112,7 @@ class RulesetEnv(AECEnv):
         else:
             ended = self.terminations if game.over else self.truncations
             scores = game.scores()
-            for p, reward in rank_rewards(game).items():
+            for p, reward in rewards(game, self.returns).items():
                 agent = self.possible_agents[p - 1]
                 self.rewards[agent] = reward
                 ended[agent] = True
@@ -135,12 +140,12 @@ class RulesetEnv(AECEnv):
 
 
 def parallel_env(ruleset: str | Ruleset, players: int | None = None, *, max_actions: int | None = None,
-                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None,
+                 max_decisions: int = MAX_DECISIONS, render_mode: str | None = None, returns: str = "rank",
                  **options: Any) -> RulesetParallelEnv:
     """A PettingZoo parallel environment of `ruleset`: at each step, every agent who has a
     decision acts at once (all the players of a simultaneous step, `choose_each`; elsewhere the
     one whose turn it is), the others' actions being ignored (their action mask is all 0)."""
-    return RulesetParallelEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode)
+    return RulesetParallelEnv(Setup.of(ruleset, players, options, max_actions, max_decisions), render_mode, returns)
 
 
 class RulesetParallelEnv(ParallelEnv):
@@ -149,9 +154,9 @@ class RulesetParallelEnv(ParallelEnv):
     whose action mask is not all 0, and refuses (IllegalMove, the game unchanged) an action of
     theirs that is missing or outside their mask."""
 
-    def __init__(self, setup: Setup, render_mode: str | None = None):
-        aec = RulesetEnv(setup, render_mode)
-        self.setup, self.render_mode, self.encoding = setup, render_mode, aec.encoding
+    def __init__(self, setup: Setup, render_mode: str | None = None, returns: str = "rank"):
+        aec = RulesetEnv(setup, render_mode, returns)
+        self.setup, self.render_mode, self.encoding, self.returns = setup, render_mode, aec.encoding, returns
         self.metadata = {**aec.metadata, "is_parallelizable": True}
         self.possible_agents = list(aec.possible_agents)
         self.observation_spaces, self.action_spaces = aec.observation_spaces, aec.action_spaces
@@ -191,21 +196,21 @@ class RulesetParallelEnv(ParallelEnv):
         for p in acting:  # in seat order: each is the pending decision in turn
             game.apply(int(actions[self.possible_agents[p - 1]]))
         self.setup.check(game)
-        rewards = {a: 0.0 for a in self.agents}
+        given = {a: 0.0 for a in self.agents}
         terminations = {a: False for a in self.agents}
         truncations = {a: False for a in self.agents}
         observations, infos = self._observations(), self._infos()
         if self.setup.ended(game):
             ended = terminations if game.over else truncations
             scores = {f"player_{int(q)}": s for q, s in game.scores().items()}
-            for p, reward in rank_rewards(game).items():
+            for p, reward in rewards(game, self.returns).items():
                 agent = self.possible_agents[p - 1]
-                rewards[agent], ended[agent] = reward, True
+                given[agent], ended[agent] = reward, True
                 infos[agent] = {"scores": scores}
             self.agents = []
         if self.render_mode == "human":
             self.render()
-        return observations, rewards, terminations, truncations, infos
+        return observations, given, terminations, truncations, infos
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         acting = set(self._acting())
