@@ -14,6 +14,7 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import (cfr, expected_game_score, exploitability,  # noqa: E402
                                           get_all_states, minimax)
 
+from engine import Game  # noqa: E402
 from engine.adapters.openspiel import register  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,3 +88,15 @@ def test_minimax_solves_tic_tac_toe_as_a_draw():
 def test_random_sim_test_with_serialization_passes_with_explicit_chance(path):
     game = pyspiel.load_game(register(str(path)), {"chance": "explicit", "max_decisions": 8})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_decisions_of_one_option_are_states_on_request():
+    game = pyspiel.load_game(register("tictactoe"), {"single_option_states": True})
+    states = get_all_states.get_all_states(game, include_terminals=True, to_string=str)
+    assert len(states) == 5478  # as OpenSpiel's own tic_tac_toe: 5,256 without the last forced moves
+    assert any(len(s.legal_actions()) == 1 for s in states.values())
+    engine_game = next(s for s in states.values() if len(s.legal_actions()) == 1)._play.game
+    assert engine_game.ask_single and engine_game.snapshot()["ask_single"] is True
+    again = Game.from_snapshot(engine_game.rules, engine_game.snapshot())
+    assert again.ask_single and again.legal_actions() == [0]
+    assert "ask_single" not in Game(engine_game.rules, 2).snapshot()  # saved only when set

@@ -71,10 +71,12 @@ class Setup:
             raise ValueError(f"max_actions must be at least 1, not {bound}")
         return cls(rules, players, resolved, bound, max_decisions)
 
-    def new_game(self, seed: int, chance: str = "seeded") -> Game:
+    def new_game(self, seed: int, chance: str = "seeded", ask_single: bool = False) -> Game:
         """A game of this setup, from `seed` (or with explicit chance: game/chance.py), at its
-        first decision (of a player, or of chance)."""
-        return self.check(Game(self.rules, self.players, self.options, seed=seed, chance=chance))
+        first decision (of a player, or of chance); with `ask_single`, one that asks decisions of
+        one option too."""
+        return self.check(Game(self.rules, self.players, self.options, seed=seed, chance=chance,
+                               ask_single=ask_single))
 
     def check(self, game: Game) -> Game:
         """The game, if its pending decision (or chance's) fits the action space; else a clear error."""

@@ -3,7 +3,7 @@
 Parameters (docs/adapters.md): `players` (default: the ruleset's fewest), `seed`,
 `max_decisions` (the game is cut there and scored as it stands; default 5000, as `engine
 simulate`), `max_actions` (0: the bound common.py derives), `chance`, `returns`,
-`min_utility`, `max_utility`, `zero_sum`, and the ruleset's own options with their defaults
+`min_utility`, `max_utility`, `zero_sum`, `single_option_states`, and the ruleset's own options with their defaults
 (`ruleset`, set by `register`, names the ruleset: leave it). Player i of OpenSpiel is the
 engine's P(i+1); an action is the index of an option, as `Game.apply` takes it, among
 `max_actions` distinct actions.
@@ -26,7 +26,8 @@ that ends otherwise then raises an error).
 The information state string is the player's history as they know it: their view with its
 whole log and their own past actions; the observation (string and the tensor of observation.py)
 is what they see now. Both are read from the player's view only. A decision of one option is
-not a state: the rules take it without asking (as they do for a person). A state itself is the
+not a state by default: the rules take it without asking (as they do for a person);
+`single_option_states=true` makes it one (`Game.ask_single`), as game trees are often counted. A state itself is the
 referee's game: `mcts.MCTSBot` searches it, hidden cards and future draws included (an
 oracle, useful as a yardstick). `resample_from_infostate` deals a world the player cannot
 tell from this one (`Game.determinize`; it draws its chance from the sampler's seed), so
@@ -60,7 +61,7 @@ from .observation import Observation
 CHANCE = ("sampled", "explicit")
 _DEFAULTS: dict[str, Any] = {"players": 0, "seed": 0, "max_decisions": MAX_DECISIONS, "max_actions": 0,
                              "chance": "sampled", "returns": "rank", "min_utility": 0.0, "max_utility": 0.0,
-                             "zero_sum": False}
+                             "zero_sum": False, "single_option_states": False}
 _ADAPTER_PARAMS = ("ruleset", *_DEFAULTS)
 # Each registered name's game type and ruleset. OpenSpiel makes a game by calling the class
 # registered with the parameters alone, so they name the ruleset; and the class is this
@@ -170,9 +171,10 @@ class RulesetGame(pyspiel.Game):
 
     def next_game(self) -> Game:
         """The game of a new state."""
+        single = bool(self.get_parameters().get("single_option_states", False))
         if self.explicit:
-            return self.setup.new_game(0, "explicit")
-        return self.setup.new_game(self._seeds.getrandbits(63))
+            return self.setup.new_game(0, "explicit", single)
+        return self.setup.new_game(self._seeds.getrandbits(63), ask_single=single)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict | None = None) -> Observer:
         if params:

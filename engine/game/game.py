@@ -87,7 +87,7 @@ class Game:
                  seed: int = 0, decisions: list[int] | None = None,
                  arrange: Callable[[Game], None] | None = None, keep_log: bool = True,
                  rewind: bool = True, start: dict[Card, Card] | None = None,
-                 chance: random.Random | str | None = None):
+                 chance: random.Random | str | None = None, ask_single: bool = False):
         """Set up a game and run it to its first decision, then replay `decisions`.
 
         `arrange`, for tests and puzzles, is called after setup and before the flow starts, to
@@ -99,6 +99,8 @@ class Game:
         a history through one that deals its shuffles), or "explicit": the game draws nothing
         and waits at each draw for `apply_chance` (game/chance.py; "seeded", the default, draws
         from the seed).
+        With `ask_single`, a decision of one option is asked as any other (by default the rules
+        take it without asking: a solver counting positions may want it a position).
         Without `keep_log` the game writes no log: for simulations and searches nobody reads.
         Without `rewind` it keeps no checkpoints, so a move that makes a rule fail leaves the game
         as the fault left it: for simulations, which stop at a fault."""
@@ -129,6 +131,7 @@ class Game:
         self.steps = 0
         self.arrange = arrange
         self.keep_log = keep_log
+        self.ask_single = ask_single
         self.rewind = rewind
         self.frames: list[Frame] = [Frame(ruleset.main, 0, {})]
         self._checkpoint: Game | None = None
@@ -367,7 +370,7 @@ class Game:
         for i, (p, values) in enumerate(zip(step.players, step.options)):
             if not values:
                 raise EffectError(f"a simultaneous choice has no option to offer {p}")
-            if len(values) == 1:
+            if len(values) == 1 and not self.ask_single:
                 step.answers[i] = 0
                 if self.keep_log:
                     self.force(p, values[0], step.prompts[i])
@@ -547,6 +550,7 @@ class Game:
         other.steps = self.steps
         other.arrange, other.start = self.arrange, self.start
         other.keep_log, other.rewind = self.keep_log, self.rewind
+        other.ask_single = self.ask_single
         other.frames = [Frame(f.code, f.pc, copy(f.env)) for f in self.frames]
         other._checkpoint = None
         return other
@@ -710,11 +714,13 @@ class Game:
         on exactly as this one would. A game waiting for chance is saved as the position its
         stretch of rules began at, with the answer that started it and the outcomes given since."""
         ex = self._explicit
+        data = self._snapshot() if ex is None or ex.pending is None else ex.base._snapshot()
         if ex is not None:
-            if ex.pending is None:
-                return {**self._snapshot(), "chance": {"mode": "explicit"}}
-            return {**ex.base._snapshot(), "chance": {"mode": "explicit", "answer": ex.answer, "drawn": list(ex.feed)}}
-        return self._snapshot()
+            data["chance"] = {"mode": "explicit"} if ex.pending is None else {
+                "mode": "explicit", "answer": ex.answer, "drawn": list(ex.feed)}
+        if self.ask_single:
+            data["ask_single"] = True
+        return data
 
     def _snapshot(self) -> dict[str, Any]:
         table, enc = self.table, Encoder()
@@ -836,6 +842,7 @@ class Game:
         g.steps = 0
         g.arrange = g.start = None
         g.keep_log = g.rewind = True
+        g.ask_single = data.get("ask_single", False) is True  # saved only when set
         g._checkpoint = None
         chance = data.get("chance")  # absent from snapshots of games drawing from their seed
         g._explicit = None if chance is None else Explicit()

@@ -649,11 +649,12 @@ def end_game(g, reason="end_game"):
 def choose(g, player, options, *prompt):
     """Ask `player` to pick one of `options` (cards, players, strings...); returns the pick.
 
-    With a single option nothing is asked; with none the rule is in error."""
+    With a single option nothing is asked (unless the game asks those too: `Game.ask_single`);
+    with none the rule is in error."""
     values = _items(g, options)
     if not values:
         raise EffectError("choose() has no option to offer")
-    if len(values) == 1:
+    if len(values) == 1 and not g.ask_single:
         if g.keep_log:  # (simulations keep none: not even the call)
             g.force(player, values[0], prompt)
         return values[0]
@@ -686,9 +687,10 @@ def _amounts(low: Any, high: Any, name: str) -> tuple[int, int]:
 def choose_amount(g, player, low, high, *prompt):
     """Ask `player` for a whole number from `low` to `high` (both included), once, where a
     rule would otherwise ask yes or no again for each unit; returns it. The options are the
-    numbers in order (option i is low + i). With low == high nothing is asked."""
+    numbers in order (option i is low + i). With low == high nothing is asked (unless the game
+    asks single options too: `Game.ask_single`)."""
     low, high = _amounts(low, high, "choose_amount")
-    if low == high:
+    if low == high and not g.ask_single:
         return low
     return g.ask(player, list(range(low, high + 1)), prompt)
 
