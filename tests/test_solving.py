@@ -4,6 +4,9 @@ perfect information), and OpenSpiel's random simulation test with serialization 
 shipped ruleset with explicit chance."""
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 pytest.importorskip("pyspiel")
 
 import pyspiel  # noqa: E402
+from open_spiel.python import policy  # noqa: E402
 from open_spiel.python.algorithms import (cfr, expected_game_score, exploitability,  # noqa: E402
                                           get_all_states, minimax)
 
@@ -39,6 +43,8 @@ def test_kuhn_has_the_tree_of_openspiels_kuhn_poker(kuhn):
     assert len(states) == len(theirs) == 58
     infosets = {s.information_state_string() for s in states.values() if s.current_player() >= 0}
     assert len(infosets) == 12  # 6 a player: each card, before and after a bet
+    uniform = [exploitability.exploitability(g, policy.UniformRandomPolicy(g)) for g in (kuhn, ours)]
+    assert uniform[0] == pytest.approx(uniform[1]) == pytest.approx(11 / 24)
 
 
 def test_cfr_plus_solves_kuhn_poker_at_its_published_value(kuhn):
@@ -100,3 +106,15 @@ def test_decisions_of_one_option_are_states_on_request():
     again = Game.from_snapshot(engine_game.rules, engine_game.snapshot())
     assert again.ask_single and again.legal_actions() == [0]
     assert "ask_single" not in Game(engine_game.rules, 2).snapshot()  # saved only when set
+
+
+def test_the_adapters_page_examples_run(tmp_path):
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8"),
+                        re.S | re.M)
+    assert len(blocks) == 2
+    script = tmp_path / "adapters.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stdout.split("\n")
+    assert float(printed[0]) < 0.01 and "-0.05" in printed[1] and float(printed[2]) == 0.0

@@ -7,7 +7,7 @@ counts bounds them; `max_actions` overrides it, and a decision that offers more 
 that says which value to use. Games that random play would make endless are cut at
 `max_decisions` and scored as they stand, as `engine simulate` does. Returns are by rank
 (`rank_rewards`), or the scores themselves (`score_rewards`): what a solver of a game whose
-payoffs matter (a poker's chips) needs.
+payoffs matter (chips won) needs.
 """
 from __future__ import annotations
 
