@@ -3,7 +3,9 @@
 For each shipped ruleset, random games played three ways, in decisions per second: the engine
 alone (`Game.apply`); the PettingZoo environment (`last()` with its observation and mask, then
 `step`); the OpenSpiel game (the actor's observation tensor and information-state string,
-then `apply_action`). Prints a table. Needs the extras: `pip install -e '.[pettingzoo,openspiel]'`.
+then `apply_action`); and the OpenSpiel game with explicit chance (the same, each chance node's
+outcome drawn by the benchmark: its decisions per second count the players' decisions only,
+so the cost of the chance nodes shows). Prints a table. Needs the extras: `pip install -e '.[pettingzoo,openspiel]'`.
 
     python benchmarks/adapters.py                  # every shipped ruleset
     python benchmarks/adapters.py --decisions 200 railways
@@ -50,14 +52,17 @@ def pettingzoo_rate(path: str, players: int, decisions: int) -> float:
     return decisions / (time.perf_counter() - started)
 
 
-def openspiel_rate(path: str, players: int, decisions: int) -> float:
+def openspiel_rate(path: str, players: int, decisions: int, chance: str = "sampled") -> float:
     import pyspiel
     from engine.adapters.openspiel import register
-    game = pyspiel.load_game(register(path), {"players": players})
+    game = pyspiel.load_game(register(path), {"players": players, "chance": chance})
     rng, done, started = random.Random(0), 0, time.perf_counter()
     while done < decisions:
         state = game.new_initial_state()
         while not state.is_terminal() and done < decisions:
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+                continue
             player = state.current_player()
             state.observation_tensor(player)
             state.information_state_string(player)
@@ -72,11 +77,13 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=500, help="decisions played each way (default 500)")
     args = parser.parse_args()
     cases = [c for c in CASES if not args.rulesets or c[0] in args.rulesets]
-    print(f"{'ruleset':<20} {'players':>7} {'engine/s':>10} {'pettingzoo/s':>13} {'openspiel/s':>12}")
+    print(f"{'ruleset':<20} {'players':>7} {'engine/s':>10} {'pettingzoo/s':>13} {'openspiel/s':>12} "
+          f"{'explicit/s':>11}")
     for name, players in cases:
         path = str(ROOT / "rulesets" / f"{name}.yaml")
         rates = [f(path, players, args.decisions) for f in (engine_rate, pettingzoo_rate, openspiel_rate)]
-        print(f"{name:<20} {players:>7} {rates[0]:>10.0f} {rates[1]:>13.0f} {rates[2]:>12.0f}")
+        rates.append(openspiel_rate(path, players, args.decisions, "explicit"))
+        print(f"{name:<20} {players:>7} {rates[0]:>10.0f} {rates[1]:>13.0f} {rates[2]:>12.0f} {rates[3]:>11.0f}")
 
 
 if __name__ == "__main__":

@@ -80,9 +80,14 @@ class Observation:
             for card in zone["cards"]:
                 if "id" in card:
                     seen.setdefault(self.card_slot[card["id"]], []).append(code)
+        places = [0] * cards
         for first, codes in seen.items():
-            slots = self.faces[first]
-            out[slots[:len(codes)]] = sorted(codes)
+            if len(codes) == 1:  # most faces: one copy, or one seen
+                places[first] = codes[0]
+            else:
+                for slot, code in zip(self.faces[first], sorted(codes)):
+                    places[slot] = code
+        out[:cards] = places
         shown = pv.counters()
         start = cards + len(self.zones)
         for i, (name, key) in enumerate(self.counters):
@@ -96,10 +101,13 @@ class Observation:
     def plain(self, pv: PlayerView, log_last: int | None = 0) -> dict[str, Any]:
         """The view as data (`PlayerView.as_dict`), without what tells identical copies of a
         card apart: the cards' numbers, and their order in a zone whose order does not count."""
-        data = pv.as_dict(log_last=log_last)
+        data = pv.as_dict(log_last=log_last)  # new data at each call: changed in place
         for zone in data["zones"]:
-            cards = [{k: v for k, v in card.items() if k != "id"} for card in zone["cards"]]
-            zone["cards"] = cards if self.ordered[zone["name"]] else sorted(cards, key=repr)
+            cards = zone["cards"]
+            for card in cards:
+                card.pop("id", None)
+            if len(cards) > 1 and not self.ordered[zone["name"]]:
+                cards.sort(key=repr)
         return data
 
 
