@@ -166,3 +166,17 @@ def test_a_damaged_chance_snapshot_is_refused(kuhn):
             Game.from_snapshot(kuhn, {**data, "chance": {**data["chance"], "drawn": drawn}})
     with pytest.raises(SaveError, match="answer"):
         Game.from_snapshot(kuhn, {**data, "chance": {**data["chance"], "answer": 5}})
+
+
+def test_a_world_of_a_game_of_explicit_chance_is_dealt_as_determinize_deals_it(kuhn):
+    from engine import view
+    from engine.game import belief
+    for first in ("Jack", "King"):
+        g = Game(kuhn, 2, chance="explicit")
+        deal(g, first, "Queen")
+        before = dict(belief.counts)
+        worlds = [view(g, 1).world(seed) for seed in range(6)]
+        assert belief.counts["off"] == before.get("off", 0) + 6  # its seed does not replay it
+        assert {hand(w, 1) for w in worlds} == {first}
+        assert {hand(w, 2) for w in worlds} == {"Jack", "Queen", "King"} - {first}
+        assert all(not w.explicit_chance for w in worlds)

@@ -122,7 +122,7 @@ def _here(game: Game, player: int, observe: Observe) -> _Here:
 def _find(game: Game, player: int, observe: Observe) -> _Position | str:
     settings = Settings.of(game)
     n = len(game.decisions)
-    if settings.replays <= 0 or game.arrange is not None or n > settings.decisions:
+    if settings.replays <= 0 or game.arrange is not None or game.explicit_chance or n > settings.decisions:
         return "off"
     start = None if game.start is None else frozen(sorted(game.start.items(), key=lambda kv: kv[0].index))
     history = (game.rules.digest, len(game.players), frozen(game.options), game.seed, start, player)

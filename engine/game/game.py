@@ -224,6 +224,13 @@ class Game:
             return self.rng.choice(values)
         return pick_explicit(self._explicit, values)
 
+    @property
+    def explicit_chance(self) -> bool:
+        """Whether the game was made with `chance="explicit"`: its draws are not its seed's, so
+        it is not replayed from its seed and decisions (game/belief.py deals its worlds as
+        `determinize` does)."""
+        return self._explicit is not None
+
     def chance_decision(self) -> ChanceDecision | None:
         """What a game with explicit chance waits for nature to decide, if it does (no player
         is asked meanwhile: `pending` is None)."""
