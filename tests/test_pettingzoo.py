@@ -188,3 +188,21 @@ def test_the_observation_holds_a_board_kept_in_counters():
     names = e.unwrapped.encoding.names
     observed = dict(zip(names, e.observe("player_2")["observation"]))
     assert observed["mark 5"] == 1 and observed["mark 1"] == 0 and len(names) > 9
+
+
+def test_identical_copies_of_a_card_are_not_told_apart():
+    from engine.adapters.observation import Observation
+    rules = load_ruleset("picnic")
+    a, b = [c for c in rules.layout(2).cards if c.label == "bread 1"]
+    encoding = Observation(rules, 2)
+    for seed in range(50):  # a deal where player 1 sees one copy and not the other
+        one, other = Game(rules, 2, seed=seed), Game(rules, 2, seed=seed, start={a: b, b: a})
+        if one.table.can_see(a, 1) != one.table.can_see(b, 1):
+            break
+    assert other.table.where[b.index] == one.table.where[a.index] != one.table.where[b.index]
+    mine, theirs = view(one, 1), view(other, 1)
+    assert mine.as_dict() != theirs.as_dict()  # the view names the copy by its number
+    assert np.array_equal(encoding.encode(mine), encoding.encode(theirs))
+    assert encoding.plain(mine, None) == encoding.plain(theirs, None)
+    copies = [n for n in encoding.names if n.startswith("zone of card bread 1")]
+    assert copies == ["zone of card bread 1 (copy 1 of 2)", "zone of card bread 1 (copy 2 of 2)"]
