@@ -333,3 +333,72 @@ def test_two_seats_choose_at_once_each_in_its_own_browser(browser, server):
     finally:
         for c in contexts:
             c.close()
+
+
+# ------------------------------------------------------------------ the page at two sizes
+
+SIZES = {"1400x1000": {"width": 1400, "height": 1000}, "1280x800": {"width": 1280, "height": 800}}
+MIDGAME = {"trick_of_the_rails": 6, "isle_of_trains": 14, "trainsilvania": 10, "railways": 30}  # decisions first
+
+
+def _midgame(tables: Tables, name: str) -> tuple[object, str]:
+    """A game some random decisions in (each shipped ruleset's table with something on it), hosted
+    with every seat a person's; the address of the seat to decide."""
+    rules = ruleset(name)
+    players = 4 if 4 in rules.players else rules.players[-1]
+    game = Game(rules, players, rules.resolve_options(RANDOM_PLAY.get(name, {}), players), seed=21)
+    rng = random.Random(21)
+    for _ in range(MIDGAME[name]):
+        game.apply(rng.randrange(len(game.pending.options)))
+    hosted = tables.host(game, ["human"] * players, [None] * players)
+    token = next(t for t, p in hosted.tokens.items() if p == game.pending.player)
+    return hosted, f"/play/{hosted.id}/{token}"
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] \
+        and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", NAMES)
+def test_each_shipped_table_is_drawn_and_nothing_covers_it(browser, server, name, size):
+    """Each shipped ruleset's page at a desktop's and a laptop's size: its cards are pictures (SVG),
+    its boards (a map, the layout's boards of cards) are drawn, nothing of the table lies under the
+    decision panel, and no card in the window is covered by anything but a card of its own fan.
+    ENGINE_SCREENSHOTS=DIR keeps each as web-RULESET-SIZE.png (docs/images/ is made so)."""
+    url, tables = server
+    hosted, address = _midgame(tables, name)
+    context = browser.new_context(viewport=SIZES[size])
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url + address)
+        assert settled(page) == "mine"
+        assert page.locator(".card svg").count(), "no card drawn as a picture"
+        assert page.locator(".card:not(:has(svg))").count() == 0, "a card that is no picture"
+        areas = page.locator("section.area").count()
+        assert areas == len(hosted.game.rules.page.areas)
+        assert page.locator("svg.board-picture").count() == len(hosted.game.rules.boards)
+        panel = page.locator(".side .decision").bounding_box()
+        assert panel and panel["width"] > 100
+        for box in page.locator(".table .card, .table svg.board-picture, .table section.area").evaluate_all(
+                "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); "
+                "return {x: r.x, y: r.y, width: r.width, height: r.height}; })"):
+            assert not _overlap(box, panel), f"{box} lies under the decision panel {panel}"
+        covered = page.locator(".card").evaluate_all("""cards => cards.filter(c => {
+            const r = c.getBoundingClientRect();
+            if (r.bottom < 0 || r.top > innerHeight || r.width === 0) return false;
+            const x = r.left + r.width / 2, y = Math.min(r.top + r.height / 2, innerHeight - 1);
+            const top = document.elementFromPoint(x, Math.max(y, 0));
+            return top && !c.contains(top) && !(top.closest('.card') && top.closest('.cards.fan'));
+        }).map(c => c.getAttribute('aria-label'))""")
+        assert covered == [], f"cards covered by something else: {covered}"
+        keep = os.environ.get("ENGINE_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / f"web-{name}-{size}.png"))
+        assert not errors, f"the page's script failed: {errors}"
+    finally:
+        context.close()

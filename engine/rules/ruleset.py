@@ -27,6 +27,7 @@ from . import resources
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, shared_names, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
+from .layout import PageLayout, page_layout
 from .migrations import Outdated
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .scoring import sum_of_parts
@@ -143,6 +144,7 @@ class Ruleset:
     # Each board's `draw:` rules, by key: the compiled expression and where it is written (a value
     # of the wrong kind is found only when the board is drawn, and is reported there).
     board_draw: dict[str, dict[str, tuple[Callable, Location]]] = field(default_factory=dict)
+    page: PageLayout = field(default_factory=PageLayout)  # how a page lays out the table (layout.py)
     loaded_as: str = ""  # the path or shipped name it was loaded by, which loads it again (saves record it)
     extensions: list[str] = field(default_factory=list)  # as given: paths or shipped names
     digest: str = ""
@@ -466,6 +468,7 @@ class _Builder:
                      kind_at={name: self.smap.at(("card_kinds", name), key=True) for name in kinds},
                      backs_declared=frozenset(name for name, k in kinds.items() if "back" in k))
         self.names = rs.names = names
+        rs.page = page_layout(d, zones, max(players, default=0), self.error)
         for name, b in d.get("boards", {}).items():
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],

@@ -116,6 +116,7 @@ class Replay:
                 "forced": [{"at": at, "text": text} for at, text in pv.forced()],
                 "drawings": pv.drawings(),
                 "results": results(g, self.names) if g.over else None,
+                "page": g.rules.page.as_dict(len(g.players)),
             })
             return shown
 

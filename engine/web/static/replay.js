@@ -125,11 +125,13 @@ function replayPage(id) {
         el("span", {}, `Step ${v.step} of ${v.steps}`),
         el("label", {}, "Watch as ", seat)),
       el("p", { class: "zone-label" }, "← and → step through the decisions."),
-      el("p", { class: "status" }, taken(v)),
-      v.results ? results(v.results) : null,
-      v.decision && v.decision.options ? options(v) : null,
-      table(v, (c) => card(c, null)),
-      replayLog(v));
+      el("div", { class: "layout" },
+        el("div", { class: "table" }, table(v, (c) => card(c, null))),
+        el("aside", { class: "side" },
+          el("p", { class: "status" }, taken(v)),
+          v.results ? results(v.results) : null,
+          v.decision && v.decision.options ? options(v) : null,
+          replayLog(v))));
   }
 
   // What was decided from the position shown: the option only to the one who chose and the referee.
@@ -145,7 +147,7 @@ function replayPage(id) {
   function options(v) {
     const picked = v.chose ? v.chose.index : null;
     return el("section", { class: "decision" }, el("h2", {}, v.decision.prompt),
-      el("ol", { class: "replay-options", start: "0" }, v.decision.options.map((text, i) =>
+      el("ol", { class: "replay-options" }, v.decision.options.map((text, i) =>
         el("li", { class: i === picked ? "chosen" : null }, text))));
   }
 
