@@ -71,6 +71,8 @@ function watchForm() {
     input, games, notice];
 }
 
+const READY_POLL_MS = 1000; // how often a replay's page asks whether its game is ready
+
 // A replay's page: the table at one step, a slider over the steps, and who it is seen as.
 function replayPage(id) {
   const base = `/api/replays/${id}/view`;
@@ -86,6 +88,11 @@ function replayPage(id) {
     if (seat !== null) query.set("seat", String(seat));
     const answer = await api("GET", `${base}?${query}`).catch((e) => ({ ok: false, data: { error: String(e) } }));
     if (number !== asked) return;
+    if (answer.status === 202) { // the server is still playing the game again: ask again in a moment
+      show(el("h1", {}, "Replay"), el("p", { class: "status thinking" }, answer.data.error));
+      setTimeout(() => go(step, seat), READY_POLL_MS);
+      return;
+    }
     if (!answer.ok) {
       show(el("p", { class: "notice" }, answer.status === 404 ? "No such replay: the server holds it no more, or "
         + "the address is wrong." : answer.data.error));

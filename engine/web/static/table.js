@@ -40,7 +40,7 @@ function wrapped(text, width) {
 function plainCard(c, shown) {
   const hidden = Boolean(c.hidden);
   const name = hidden ? c.label || "face down" : c.label || "?";
-  const lines = wrapped(name, 12).slice(0, 3);
+  const lines = wrapped(name, 10).slice(0, 3);
   const svg = tableSvg("svg", { class: "card-face plain", width: BOX.width, height: BOX.height,
     viewBox: `0 0 ${BOX.width} ${BOX.height}`, role: "img", "aria-label": name });
   svg.append(tableSvg("rect", { x: 1, y: 1, width: BOX.width - 2, height: BOX.height - 2, rx: 7,
