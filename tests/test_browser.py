@@ -402,3 +402,48 @@ def test_each_shipped_table_is_drawn_and_nothing_covers_it(browser, server, name
         assert not errors, f"the page's script failed: {errors}"
     finally:
         context.close()
+
+
+def test_a_place_clicked_on_the_map_is_previewed_and_taken_on_confirm(browser, server, page):
+    """Railways: a click on a city that one option stands for takes nothing yet: the page shows
+    that option (the route) with Confirm and Cancel; Cancel takes nothing, Confirm one decision."""
+    from engine.game.view import view
+    url, tables = server
+    game = Game(ruleset("railways"), 3, seed=4)
+    rng = random.Random(4)
+    for _ in range(500):
+        places = [p for p in view(game, game.pending.player).option_places() if p]
+        ids = [p["id"] for p in places]
+        if any(ids.count(i) == 1 for i in ids):
+            break
+        texts = [str(o) for o in view(game, game.pending.player).decision["options"]]
+        game.apply(next((i for i, t in enumerate(texts) if t == "build track"), rng.randrange(len(texts))))
+    else:
+        pytest.fail("no decision of one option a place in 500")
+    hosted = tables.host(game, ["human"] * 3, [None] * 3)
+    token = next(t for t, p in hosted.tokens.items() if p == game.pending.player)
+    page.goto(f"{url}/play/{hosted.id}/{token}")
+    assert settled(page) == "mine"
+    before = len(game.decisions)
+    place = page.locator("svg.board-picture .place.choosable")
+    clicked = None
+    for i in range(place.count()):
+        label = place.nth(i).get_attribute("aria-label")
+        if label and "options)" not in label:
+            clicked = place.nth(i)
+            break
+    assert clicked is not None, "no place of one option on the map"
+    clicked.click()
+    page.wait_for_selector(".preview button.confirm", timeout=WAIT_MS)
+    assert len(game.decisions) == before, "a click on the map took the option at once"
+    page.click(".preview button.cancel")
+    assert page.locator(".preview").count() == 0 and len(game.decisions) == before
+    clicked.click()
+    drawn = page.get_attribute("#app", "data-drawn")
+    page.click(".preview button.confirm")
+    page.wait_for_selector(f"#app:not([data-drawn='{drawn}']):not(.busy)", state="attached", timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(game.decisions) == before:
+        assert time.monotonic() < deadline, "Confirm took no decision"
+        time.sleep(0.05)
+    assert len(game.decisions) == before + 1

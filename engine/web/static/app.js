@@ -169,6 +169,9 @@ function seatPage(game, token) {
   let timer = null;
   let message = ""; // what came of the last request: a refusal, or (said) what the server did
   let said = false;
+  // A place clicked on a board is previewed first: the option it stands for, to confirm or cancel
+  // (a route's hexes and terrain, a city), so that no click takes a costly option at once.
+  let previewed = null; // {step, option}
 
   // The server pushes the view through a websocket whenever the game changes; where that
   // fails (no websockets, a proxy), the page asks for it every POLL_MS instead.
@@ -263,7 +266,7 @@ function seatPage(game, token) {
       el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`), status(v, mine)),
     el("div", { class: "layout" },
       el("div", { class: "table" },
-        boardSections(v, mine, (i) => choose(v, i)),
+        boardSections(v, mine, (i) => preview(v, i)),
         cardAreas(v, cardNode),
         yours(v, cardNode),
         zones(v, cardNode)),
@@ -317,6 +320,29 @@ function seatPage(game, token) {
     return el("p", { class: "status" }, `Waiting for ${v.turn}.`);
   }
 
+  function preview(v, option) {
+    if (busy) return;
+    previewed = { step: v.step, option };
+    draw(v);
+    const confirm = document.querySelector(".preview button.confirm");
+    if (confirm) confirm.focus();
+  }
+
+  // The option a clicked place stands for, to confirm (Enter) or cancel (Escape, another click).
+  function previewBox(v, d) {
+    if (!previewed || previewed.step !== v.step || !(previewed.option in d.options)) return null;
+    const cancel = () => {
+      previewed = null;
+      draw(v);
+    };
+    return el("div", { class: "preview", role: "group", "aria-label": "preview",
+      onkeydown: (e) => { if (e.key === "Escape") cancel(); } },
+    el("p", {}, "On the board you picked: ", el("strong", {}, d.options[previewed.option])),
+    el("button", { type: "button", class: "confirm", onclick: () => { const i = previewed.option; previewed = null; choose(v, i); } },
+      "Confirm"), " ",
+    el("button", { type: "button", class: "cancel", onclick: cancel }, "Cancel"));
+  }
+
   function decision(v, d) {
     let answer;
     if (v.amounts) {
@@ -342,7 +368,7 @@ function seatPage(game, token) {
     const onBoard = (v.option_places || []).some((p) => p) ? "a highlighted place on the board, " : "";
     const hint = byCardHint(v) || onBoard ? el("p", { class: "zone-label pick-hint" },
       `Click ${byCardHint(v) ? "a card with a green edge, " : ""}${onBoard}or a button.`) : null;
-    return el("section", { class: "decision" }, el("h2", {}, d.prompt), hint, answer);
+    return el("section", { class: "decision" }, el("h2", {}, d.prompt), previewBox(v, d), hint, answer);
   }
 
   function byCardHint(v) {
