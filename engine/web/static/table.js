@@ -121,7 +121,7 @@ function cardAreas(v, cardNode) {
       return el("div", { class: `area-row as-${area.as}`, "data-zone": list.map((z) => z.name).join(" ") },
         heading, lay(area.as, cards, count, cardNode));
     });
-    return el("section", { class: "area", "data-area": area.title },
+    return el("section", { class: `area as-${area.as}`, "data-area": area.title },
       el("h2", {}, area.title), drawn.length ? el("div", { class: "area-rows" }, drawn) : el("div", { class: "empty" }, "empty"));
   });
 }
