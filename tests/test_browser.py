@@ -414,7 +414,7 @@ def test_a_place_clicked_on_the_map_is_previewed_and_taken_on_confirm(browser, s
     for _ in range(500):
         places = [p for p in view(game, game.pending.player).option_places() if p]
         ids = [p["id"] for p in places]
-        if any(ids.count(i) == 1 for i in ids):
+        if any(ids.count(i) == 1 for i in ids) and "where next" in view(game, game.pending.player).decision["prompt"]:
             break
         texts = [str(o) for o in view(game, game.pending.player).decision["options"]]
         game.apply(next((i for i, t in enumerate(texts) if t == "build track"), rng.randrange(len(texts))))
@@ -436,6 +436,9 @@ def test_a_place_clicked_on_the_map_is_previewed_and_taken_on_confirm(browser, s
     clicked.click()
     page.wait_for_selector(".preview button.confirm", timeout=WAIT_MS)
     assert len(game.decisions) == before, "a click on the map took the option at once"
+    # The ruleset's previews: say what the route costs (and any bond it takes).
+    assert any(p for p in view(game, game.pending.player).previews())
+    assert "track token" in page.text_content(".preview") or "No track" in page.text_content(".preview")
     page.click(".preview button.cancel")
     assert page.locator(".preview").count() == 0 and len(game.decisions) == before
     clicked.click()

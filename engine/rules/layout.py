@@ -30,10 +30,25 @@ class Area:
 
 
 @dataclass(frozen=True)
+class Preview:
+    """What a screen says of an option before it is taken (`previews:`): for the decisions whose
+    prompt holds `prompt`, the options for which `when` holds get the text `says` gives, to be
+    confirmed; `warn`: as a warning (work the option throws away). Both are compiled expressions
+    of `option` and `player`, read by the view of the deciding player."""
+
+    prompt: str
+    when: Callable | None
+    says: Callable
+    warn: bool
+    at: Any  # where it is written (its errors are located there)
+
+
+@dataclass(frozen=True)
 class PageLayout:
     areas: tuple[Area, ...] = ()
     keys: dict[str, tuple[dict[str, str], ...]] = field(default_factory=dict)  # board -> what its marks mean
     seat_colours: tuple[str, ...] = ()
+    previews: tuple[Preview, ...] = ()
 
     def as_dict(self, players: int) -> dict[str, Any]:
         """What a page is sent: plain data, the same for every seat (none of it is hidden)."""

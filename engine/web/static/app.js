@@ -320,9 +320,9 @@ function seatPage(game, token) {
     return el("p", { class: "status" }, `Waiting for ${v.turn}.`);
   }
 
-  function preview(v, option) {
+  function preview(v, option, onBoard = true) {
     if (busy) return;
-    previewed = { step: v.step, option };
+    previewed = { step: v.step, option, onBoard };
     draw(v);
     const confirm = document.querySelector(".preview button.confirm");
     if (confirm) confirm.focus();
@@ -335,9 +335,11 @@ function seatPage(game, token) {
       previewed = null;
       draw(v);
     };
+    const said = (v.previews || [])[previewed.option];
     return el("div", { class: "preview", role: "group", "aria-label": "preview",
       onkeydown: (e) => { if (e.key === "Escape") cancel(); } },
-    el("p", {}, "On the board you picked: ", el("strong", {}, d.options[previewed.option])),
+    el("p", {}, previewed.onBoard ? "On the board you picked: " : "You picked: ", el("strong", {}, d.options[previewed.option])),
+    said ? el("p", { class: said.warn ? "preview-text warn" : "preview-text" }, said.warn ? `⚠ ${said.text}` : said.text) : null,
     el("button", { type: "button", class: "confirm", onclick: () => { const i = previewed.option; previewed = null; choose(v, i); } },
       "Confirm"), " ",
     el("button", { type: "button", class: "cancel", onclick: cancel }, "Cancel"));
@@ -363,7 +365,10 @@ function seatPage(game, token) {
         ` (${low} to ${high})`);
     } else {
       answer = el("div", { class: "options" },
-        d.options.map((text, i) => el("button", { type: "button", "data-option": i, onclick: () => choose(v, i) }, text)));
+        d.options.map((text, i) => el("button", { type: "button", "data-option": i,
+          class: (v.previews || [])[i] && v.previews[i].warn ? "warns" : null,
+          // An option the ruleset says something of first (previews:) is shown with it, to confirm.
+          onclick: () => ((v.previews || [])[i] ? preview(v, i, false) : choose(v, i)) }, text)));
     }
     const onBoard = (v.option_places || []).some((p) => p) ? "a highlighted place on the board, " : "";
     const hint = byCardHint(v) || onBoard ? el("p", { class: "zone-label pick-hint" },
