@@ -450,3 +450,31 @@ def test_a_place_clicked_on_the_map_is_previewed_and_taken_on_confirm(browser, s
         assert time.monotonic() < deadline, "Confirm took no decision"
         time.sleep(0.05)
     assert len(game.decisions) == before + 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_final_scores_fit_their_panel(browser, server, name):
+    """A finished game at a laptop's size, with the most players: the table of scores by part
+    lies within the side panel, and the game's cards are still drawn."""
+    url, tables = server
+    rules = ruleset(name)
+    players = rules.players[-1]
+    game = Game(rules, players, rules.resolve_options(RANDOM_PLAY.get(name, {}), players), seed=2)
+    rng = random.Random(2)
+    while not game.over:
+        game.apply(rng.randrange(len(game.pending.options)))
+    hosted = tables.host(game, ["human"] * players, [None] * players)
+    context = browser.new_context(viewport=SIZES["1280x800"])
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/play/{hosted.id}/{next(iter(hosted.tokens))}")
+        assert settled(page) == "over"
+        side = page.locator(".side").bounding_box()
+        scores = page.locator(".results table").bounding_box()
+        assert scores["x"] >= side["x"] - 1 and scores["x"] + scores["width"] <= side["x"] + side["width"] + 1, \
+            f"the scores {scores} spill out of their panel {side}"
+        keep = os.environ.get("ENGINE_SCREENSHOTS")
+        if keep and name == "railways":
+            page.screenshot(path=str(Path(keep) / "web-railways-over-1280x800.png"))
+    finally:
+        context.close()
