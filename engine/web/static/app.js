@@ -260,15 +260,16 @@ function seatPage(game, token) {
     });
     const cardNode = (c) => card(c, byCard.has(cardKey(c)) ? () => choose(v, byCard.get(cardKey(c))) : null);
     seatColours(v);
-    // The table on the left (boards, the ruleset's boards of cards, yours, the other zones); the
-    // decision, the latest moves and the counters beside it, in a column that scrolls on its own.
+    // The table on the left (your own cards first, the boards, the ruleset's boards of cards, the
+    // other zones); the decision, the latest moves and the counters beside it, in a column that
+    // scrolls on its own.
     show(el("header", { class: "top" }, el("h1", {}, v.game),
       el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`), status(v, mine)),
     el("div", { class: "layout" },
       el("div", { class: "table" },
+        yours(v, cardNode),
         boardSections(v, mine, (i) => preview(v, i)),
         cardAreas(v, cardNode),
-        yours(v, cardNode),
         zones(v, cardNode)),
       el("aside", { class: "side" },
         v.results ? results(v.results) : null,
