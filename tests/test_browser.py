@@ -355,6 +355,14 @@ def _midgame(tables: Tables, name: str) -> tuple[object, str]:
     return hosted, f"/play/{hosted.id}/{token}"
 
 
+def _rgb(colour: str) -> str:
+    """A #hex colour as the browser's computed style says it; a name as it is."""
+    if not colour.startswith("#"):
+        return colour
+    digits = colour[1:] if len(colour) > 4 else "".join(d * 2 for d in colour[1:])
+    return "rgb({}, {}, {})".format(*(int(digits[i:i + 2], 16) for i in (0, 2, 4)))
+
+
 def _overlap(a: dict, b: dict) -> bool:
     return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] \
         and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
@@ -381,6 +389,15 @@ def test_each_shipped_table_is_drawn_and_nothing_covers_it(browser, server, name
         areas = page.locator("section.area").count()
         assert areas == len(hosted.game.rules.page.areas)
         assert page.locator("svg.board-picture").count() == len(hosted.game.rules.boards)
+        colours = hosted.game.rules.page.as_dict(len(hosted.game.players))["seat_colours"]
+        drawn_colours = page.evaluate("""n => Array.from({length: n}, (_, i) => {
+            const probe = document.createElement('span');
+            probe.className = `swatch seat-${i + 1}`;
+            document.body.append(probe);
+            const colour = getComputedStyle(probe).backgroundColor;
+            probe.remove();
+            return colour; })""", len(colours))
+        assert drawn_colours == [_rgb(c) for c in colours], "the seats are not in the ruleset's colours"
         panel = page.locator(".side .decision").bounding_box()
         assert panel and panel["width"] > 100
         for box in page.locator(".table .card, .table svg.board-picture, .table section.area").evaluate_all(
