@@ -121,8 +121,9 @@ function cardAreas(v, cardNode) {
       return el("div", { class: `area-row as-${area.as}`, "data-zone": list.map((z) => z.name).join(" ") },
         heading, lay(area.as, cards, count, cardNode));
     });
+    const anything = [...rows.values()].some((list) => list.some((z) => z.count > 0));
     return el("section", { class: `area as-${area.as}`, "data-area": area.title },
-      el("h2", {}, area.title), drawn.length ? el("div", { class: "area-rows" }, drawn) : el("div", { class: "empty" }, "empty"));
+      el("h2", {}, area.title), anything ? el("div", { class: "area-rows" }, drawn) : el("div", { class: "empty" }, "none yet"));
   });
 }
 
