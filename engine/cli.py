@@ -940,8 +940,8 @@ def _replay_run_game(args: argparse.Namespace, web: ModuleType | None) -> int:
         from .web.replays import Replay
         seats = run.get("seats") if isinstance(run.get("seats"), list) else None
         players = run.get("players") if type(run.get("players")) is int and run.get("players") > 0 else 1
-        made = Replay.later(lambda: replay_record(ruleset, run, records[args.game], where), seats, players,
-                            lambda game: _shown_seat(args, game, seats))
+        made = Replay.later(lambda watch: replay_record(ruleset, run, records[args.game], where, watch), seats,
+                            players, lambda game: _shown_seat(args, game, seats))
         print(f"{ruleset.name}: game {args.game} is played again by its bots; its page shows it once it is ready",
               flush=True)
         return _serve_replay(web, ruleset, made)

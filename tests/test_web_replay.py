@@ -312,22 +312,37 @@ def test_engine_replay_game_web_gives_the_address_at_once_and_plays_the_game_mea
         server.wait(60)
 
 
-def test_a_replay_still_being_made_answers_202_then_its_view(rules):
+def test_a_replay_still_being_made_answers_202_grows_then_is_its_game(rules):
     from engine.web.replays import Replay
     gate = threading.Event()
     game = played(rules, 10)
 
-    def make():
+    grown, go_on = threading.Event(), threading.Event()
+
+    def make(watch):
         gate.wait(30)
-        return game
+        again = Game(game.rules, 3, game.options, game.seed)
+        for i, decision in enumerate(game.decisions):
+            again.apply(decision)
+            watch(again)
+            if i == 3:
+                grown.set()
+                go_on.wait(30)  # four decisions in: the replay has four steps, and grows
+        return again
     later = Replay.later(make, SEATS, 3, lambda g: 2)
     with pytest.raises(BadRequest) as waiting:
         later.view(None, None)
     assert waiting.value.status == 202 and later.steps == 0
     gate.set()
+    assert grown.wait(30)
+    early = later.view(None, None)
+    assert early["growing"] is True and early["steps"] == early["step"] == 4
+    assert later.view("2", "referee")["step"] == 2
+    go_on.set()
     assert later.ready.wait(30)
-    assert later.view(None, None)["step"] == 10 and later.shown == 2
-    failing = Replay.later(lambda: (_ for _ in ()).throw(EngineError("game 1 does not\n reproduce")), SEATS, 3,
+    done = later.view(None, None)
+    assert done["step"] == 10 and done["growing"] is False and later.shown == 2
+    failing = Replay.later(lambda watch: (_ for _ in ()).throw(EngineError("game 1 does not\n reproduce")), SEATS, 3,
                            lambda g: None)
     assert failing.ready.wait(30)
     with pytest.raises(BadRequest) as refused_:

@@ -73,26 +73,41 @@ class Replay:
         self.decisions: list[int] = []
 
     def _fill(self, game: Game, shown: int | None) -> None:
-        self.decisions = list(game.decisions)
-        self.shown = shown
-        self.every = max(KEPT_EVERY, -(-len(self.decisions) // MOST_KEPT))
+        with self.lock:
+            self.decisions = list(game.decisions)
+            self.shown = shown
+            self._begin(game, max(KEPT_EVERY, -(-len(self.decisions) // MOST_KEPT)))
+            self.ready.set()
+
+    def _begin(self, game: Game, every: int) -> None:
+        """The first position, that of `game` before its decisions (called with the lock held)."""
+        self.every = every
         start = Game(game.rules, len(game.players), game.options, game.seed, rewind=False)
         self._kept = {0: start}  # copies of the game after that many decisions, never changed
         self._at = start.clone()  # the position last shown, stepped on from
-        self.ready.set()
+
+    def _grown(self, game: Game) -> None:
+        """`game`, being played again, took a decision: the replay has one step more."""
+        with self.lock:
+            if not hasattr(self, "_kept"):
+                self._begin(game, KEPT_EVERY)
+            self.decisions.append(game.decisions[-1])
 
     @classmethod
-    def later(cls, make: Callable[[], Game], seats: list[str] | None, players: int,
+    def later(cls, make: Callable[[Callable[[Game], None]], Game], seats: list[str] | None, players: int,
               shown: Callable[[Game], int | None]) -> Replay:
-        """A replay held at once whose game `make` plays again in a thread of its own (a run's
-        game, by its bots: minutes for a long one): its view answers NotReady until then, and
-        the one line of the EngineError that stops `make`, if one does."""
+        """A replay held at once whose game `make(watch)` plays again in a thread of its own (a
+        run's game, by its bots: minutes for a long one), calling `watch(game)` after each
+        decision: the replay grows meanwhile (its view says `growing`; NotReady before the first
+        decision), and once `make` is done it is the game it returns, or the one line of the
+        EngineError that stops `make`, if one does (422)."""
         replay = cls.__new__(cls)
         replay._named(seats, players)
+        replay.shown = None  # until the game is over: an unfinished game is shown to no seat's eyes
 
         def run() -> None:
             try:
-                game = make()
+                game = make(replay._grown)
                 replay._fill(game, shown(game))
             except EngineError as exc:
                 replay.error = " ".join(str(exc).split())
@@ -130,10 +145,11 @@ class Replay:
         """What is shown at a step (by default the last) to a seat or the referee: their view
         as a seat's page has it, the decision taken from this position (what was chosen only to
         the one who chose and the referee), and the scores once the game is over."""
-        if not self.ready.is_set():
-            raise NotReady()
         if self.error is not None:
             raise BadRequest(self.error, 422)
+        growing = not self.ready.is_set()
+        if growing and not self.decisions:
+            raise NotReady()
         step = self.steps if step_text is None else _whole(step_text, "step")
         if not 0 <= step <= self.steps:
             raise BadRequest(f"step {step} is not one of 0 to {self.steps}")
@@ -157,6 +173,7 @@ class Replay:
                 "drawings": pv.drawings(),
                 "results": results(g, self.names) if g.over else None,
                 "page": g.rules.page.as_dict(len(g.players)),
+                "growing": growing,
             })
             return shown
 

@@ -105,6 +105,8 @@ function replayPage(id) {
     shown = v;
     history.replaceState(null, "", `/replay/${id}?step=${v.step}&seat=${v.seat}`);
     draw(v);
+    // A game still being played again grows: ask for it again (at its end, the new end).
+    if (v.growing) setTimeout(() => { if (shown === v) go(v.step === v.steps ? null : v.step, v.seat); }, READY_POLL_MS);
   }
 
   function step(by) {
@@ -130,6 +132,7 @@ function replayPage(id) {
         el("button", { type: "button", onclick: () => step(1), disabled: v.step === v.steps ? "disabled" : null,
           "aria-label": "next step" }, "▶"),
         el("span", {}, `Step ${v.step} of ${v.steps}`),
+        v.growing ? el("span", { class: "status thinking" }, "being played again: more to come") : null,
         el("label", {}, "Watch as ", seat)),
       el("p", { class: "zone-label" }, "← and → step through the decisions."),
       el("div", { class: "layout" },
