@@ -942,7 +942,7 @@ def _replay_run_game(args: argparse.Namespace, web: ModuleType | None) -> int:
         players = run.get("players") if type(run.get("players")) is int and run.get("players") > 0 else 1
         made = Replay.later(lambda watch: replay_record(ruleset, run, records[args.game], where, watch), seats,
                             players, lambda game: _shown_seat(args, game, seats))
-        print(f"{ruleset.name}: game {args.game} is played again by its bots; its page shows it once it is ready",
+        print(f"{ruleset.name}: game {args.game} is played again by its bots; its page shows each decision as it is played",
               flush=True)
         return _serve_replay(web, ruleset, made)
     game = replay_record(ruleset, run, records[args.game], where)

@@ -295,7 +295,7 @@ def test_engine_replay_game_web_gives_the_address_at_once_and_plays_the_game_mea
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = [server.stdout.readline() for _ in range(3)]
-        assert lines[0] == "Trick of the Rails: game 1 is played again by its bots; its page shows it once it is ready\n"
+        assert lines[0] == "Trick of the Rails: game 1 is played again by its bots; its page shows each decision as it is played\n"
         address = lines[2].split()[-1].replace("/replay/", "/api/replays/") + "/view"
         statuses = []
         deadline = time.monotonic() + 120
