@@ -935,10 +935,18 @@ def _replay_run_game(args: argparse.Namespace, web: ModuleType | None) -> int:
     if run.get("digest") and run["digest"] != ruleset.digest:
         print(f"warning: the ruleset {args.ruleset or given} has changed since this run; the replay may differ",
               file=sys.stderr)
-    game = replay_record(ruleset, run, records[args.game], f"{args.file} game {args.game}")
+    where = f"{args.file} game {args.game}"
+    if web is not None:  # the address at once; the game is played again meanwhile, the page waiting for it
+        from .web.replays import Replay
+        seats = run.get("seats") if isinstance(run.get("seats"), list) else None
+        players = run.get("players") if type(run.get("players")) is int and run.get("players") > 0 else 1
+        made = Replay.later(lambda watch: replay_record(ruleset, run, records[args.game], where, watch), seats,
+                            players, lambda game: _shown_seat(args, game, seats))
+        print(f"{ruleset.name}: game {args.game} is played again by its bots; its page shows each decision as it is played",
+              flush=True)
+        return _serve_replay(web, ruleset, made)
+    game = replay_record(ruleset, run, records[args.game], where)
     seats = run["seats"]
-    if web is not None:
-        return _watch_on_the_web(web, game, seats, _shown_seat(args, game, seats))
     if args.show or args.seat is not None or args.referee:
         seat = _shown_seat(args, game, seats)
         print(render(view(game, seat, person=True), log_lines=0 if seat is None else 8))
@@ -948,13 +956,20 @@ def _replay_run_game(args: argparse.Namespace, web: ModuleType | None) -> int:
 
 def _watch_on_the_web(web: ModuleType, game: Game, seats: list[str] | None, shown: int | None) -> int:
     """`engine replay --web`: a server holding this replay, its page's address printed."""
-    from .web.replays import Replay, Replays
-    from .web.tables import Tables
-    tables = Tables({Path(game.rules.loaded_as).stem or "game": game.rules})
-    replays = Replays(tables.rulesets)
-    made = replays.hold(Replay(game, seats, shown))
+    from .web.replays import Replay
+    made = Replay(game, seats, shown)
     print(f"{game.rules.name}: {len(made.decisions)} decisions to watch, as "
           + ("the referee" if shown is None else f"P{shown}") + " (the page lets you pick another seat)", flush=True)
+    return _serve_replay(web, game.rules, made)
+
+
+def _serve_replay(web: ModuleType, rules: Ruleset, made: Any) -> int:
+    """A server holding the replay `made` (a web.replays.Replay), its page's address printed."""
+    from .web.replays import Replays
+    from .web.tables import Tables
+    tables = Tables({Path(rules.loaded_as).stem or "game": rules})
+    replays = Replays(tables.rulesets)
+    replays.hold(made)
     return web.serve(tables, None, [("the replay", f"replay/{made.id}")], replays)
 
 

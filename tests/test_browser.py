@@ -333,3 +333,165 @@ def test_two_seats_choose_at_once_each_in_its_own_browser(browser, server):
     finally:
         for c in contexts:
             c.close()
+
+
+# ------------------------------------------------------------------ the page at two sizes
+
+SIZES = {"1400x1000": {"width": 1400, "height": 1000}, "1280x800": {"width": 1280, "height": 800}}
+MIDGAME = {"trick_of_the_rails": 6, "isle_of_trains": 14, "trainsilvania": 10, "railways": 30}  # decisions first
+
+
+def _midgame(tables: Tables, name: str) -> tuple[object, str]:
+    """A game some random decisions in (each shipped ruleset's table with something on it), hosted
+    with every seat a person's; the address of the seat to decide."""
+    rules = ruleset(name)
+    players = 4 if 4 in rules.players else rules.players[-1]
+    game = Game(rules, players, rules.resolve_options(RANDOM_PLAY.get(name, {}), players), seed=21)
+    rng = random.Random(21)
+    for _ in range(MIDGAME[name]):
+        game.apply(rng.randrange(len(game.pending.options)))
+    hosted = tables.host(game, ["human"] * players, [None] * players)
+    token = next(t for t, p in hosted.tokens.items() if p == game.pending.player)
+    return hosted, f"/play/{hosted.id}/{token}"
+
+
+def _rgb(colour: str) -> str:
+    """A #hex colour as the browser's computed style says it; a name as it is."""
+    if not colour.startswith("#"):
+        return colour
+    digits = colour[1:] if len(colour) > 4 else "".join(d * 2 for d in colour[1:])
+    return "rgb({}, {}, {})".format(*(int(digits[i:i + 2], 16) for i in (0, 2, 4)))
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] \
+        and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", NAMES)
+def test_each_shipped_table_is_drawn_and_nothing_covers_it(browser, server, name, size):
+    """Each shipped ruleset's page at a desktop's and a laptop's size: its cards are pictures (SVG),
+    its boards (a map, the layout's boards of cards) are drawn, nothing of the table lies under the
+    decision panel, and no card in the window is covered by anything but a card of its own fan.
+    ENGINE_SCREENSHOTS=DIR keeps each as web-RULESET-SIZE.png (docs/images/ is made so)."""
+    url, tables = server
+    hosted, address = _midgame(tables, name)
+    context = browser.new_context(viewport=SIZES[size])
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url + address)
+        assert settled(page) == "mine"
+        assert page.locator(".card svg").count(), "no card drawn as a picture"
+        assert page.locator(".card:not(:has(svg))").count() == 0, "a card that is no picture"
+        areas = page.locator("section.area").count()
+        assert areas == len(hosted.game.rules.page.areas)
+        assert page.locator("svg.board-picture").count() == len(hosted.game.rules.boards)
+        colours = hosted.game.rules.page.as_dict(len(hosted.game.players))["seat_colours"]
+        drawn_colours = page.evaluate("""n => Array.from({length: n}, (_, i) => {
+            const probe = document.createElement('span');
+            probe.className = `swatch seat-${i + 1}`;
+            document.body.append(probe);
+            const colour = getComputedStyle(probe).backgroundColor;
+            probe.remove();
+            return colour; })""", len(colours))
+        assert drawn_colours == [_rgb(c) for c in colours], "the seats are not in the ruleset's colours"
+        panel = page.locator(".side .decision").bounding_box()
+        assert panel and panel["width"] > 100
+        for box in page.locator(".table .card, .table svg.board-picture, .table section.area").evaluate_all(
+                "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); "
+                "return {x: r.x, y: r.y, width: r.width, height: r.height}; })"):
+            assert not _overlap(box, panel), f"{box} lies under the decision panel {panel}"
+        covered = page.locator(".card").evaluate_all("""cards => cards.filter(c => {
+            const r = c.getBoundingClientRect();
+            if (r.bottom < 0 || r.top > innerHeight || r.width === 0) return false;
+            const x = r.left + r.width / 2, y = Math.min(r.top + r.height / 2, innerHeight - 1);
+            const top = document.elementFromPoint(x, Math.max(y, 0));
+            return top && !c.contains(top) && !(top.closest('.card') && top.closest('.cards.fan'));
+        }).map(c => c.getAttribute('aria-label'))""")
+        assert covered == [], f"cards covered by something else: {covered}"
+        keep = os.environ.get("ENGINE_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / f"web-{name}-{size}.png"))
+        assert not errors, f"the page's script failed: {errors}"
+    finally:
+        context.close()
+
+
+def test_a_place_clicked_on_the_map_is_previewed_and_taken_on_confirm(browser, server, page):
+    """Railways: a click on a city that one option stands for takes nothing yet: the page shows
+    that option (the route) with Confirm and Cancel; Cancel takes nothing, Confirm one decision."""
+    from engine.game.view import view
+    url, tables = server
+    game = Game(ruleset("railways"), 3, seed=4)
+    rng = random.Random(4)
+    for _ in range(500):
+        places = [p for p in view(game, game.pending.player).option_places() if p]
+        ids = [p["id"] for p in places]
+        if any(ids.count(i) == 1 for i in ids) and "where next" in view(game, game.pending.player).decision["prompt"]:
+            break
+        texts = [str(o) for o in view(game, game.pending.player).decision["options"]]
+        game.apply(next((i for i, t in enumerate(texts) if t == "build track"), rng.randrange(len(texts))))
+    else:
+        pytest.fail("no decision of one option a place in 500")
+    hosted = tables.host(game, ["human"] * 3, [None] * 3)
+    token = next(t for t, p in hosted.tokens.items() if p == game.pending.player)
+    page.goto(f"{url}/play/{hosted.id}/{token}")
+    assert settled(page) == "mine"
+    before = len(game.decisions)
+    place = page.locator("svg.board-picture .place.choosable")
+    clicked = None
+    for i in range(place.count()):
+        label = place.nth(i).get_attribute("aria-label")
+        if label and "options)" not in label:
+            clicked = place.nth(i)
+            break
+    assert clicked is not None, "no place of one option on the map"
+    clicked.click()
+    page.wait_for_selector(".preview button.confirm", timeout=WAIT_MS)
+    assert len(game.decisions) == before, "a click on the map took the option at once"
+    # The ruleset's previews: say what the route costs (and any bond it takes).
+    assert any(p for p in view(game, game.pending.player).previews())
+    assert "track token" in page.text_content(".preview") or "No track" in page.text_content(".preview")
+    page.click(".preview button.cancel")
+    assert page.locator(".preview").count() == 0 and len(game.decisions) == before
+    clicked.click()
+    drawn = page.get_attribute("#app", "data-drawn")
+    page.click(".preview button.confirm")
+    page.wait_for_selector(f"#app:not([data-drawn='{drawn}']):not(.busy)", state="attached", timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(game.decisions) == before:
+        assert time.monotonic() < deadline, "Confirm took no decision"
+        time.sleep(0.05)
+    assert len(game.decisions) == before + 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_final_scores_fit_their_panel(browser, server, name):
+    """A finished game at a laptop's size, with the most players: the table of scores by part
+    lies within the side panel, and the game's cards are still drawn."""
+    url, tables = server
+    rules = ruleset(name)
+    players = rules.players[-1]
+    game = Game(rules, players, rules.resolve_options(RANDOM_PLAY.get(name, {}), players), seed=2)
+    rng = random.Random(2)
+    while not game.over:
+        game.apply(rng.randrange(len(game.pending.options)))
+    hosted = tables.host(game, ["human"] * players, [None] * players)
+    context = browser.new_context(viewport=SIZES["1280x800"])
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/play/{hosted.id}/{next(iter(hosted.tokens))}")
+        assert settled(page) == "over"
+        side = page.locator(".side").bounding_box()
+        scores = page.locator(".results table").bounding_box()
+        assert scores["x"] >= side["x"] - 1 and scores["x"] + scores["width"] <= side["x"] + side["width"] + 1, \
+            f"the scores {scores} spill out of their panel {side}"
+        keep = os.environ.get("ENGINE_SCREENSHOTS")
+        if keep and name == "railways":
+            page.screenshot(path=str(Path(keep) / "web-railways-over-1280x800.png"))
+    finally:
+        context.close()

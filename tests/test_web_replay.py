@@ -10,6 +10,8 @@ import json
 import random
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -21,12 +23,13 @@ from starlette.testclient import TestClient  # noqa: E402
 from conftest import position_with_secrets, random_play_options, refused, ruleset, swap, unseen_pairs  # noqa: E402
 from engine.analysis.simulate import simulate  # noqa: E402
 from engine.cli import main  # noqa: E402
+from engine.core.errors import EngineError  # noqa: E402
 from engine.game.game import Game  # noqa: E402
 from engine.game.saves import content_digest, save_data  # noqa: E402
 from engine.game.view import view  # noqa: E402
 from engine.web.app import MOST_REPLAY_BODY, create_app, encode  # noqa: E402
 from engine.web.replays import Replays  # noqa: E402
-from engine.web.tables import Tables  # noqa: E402
+from engine.web.tables import BadRequest, Tables  # noqa: E402
 
 NAMES = ["trick_of_the_rails", "isle_of_trains"]
 TOR = "trick_of_the_rails"
@@ -280,6 +283,71 @@ def test_engine_replay_web_serves_the_replay_and_prints_its_address(rules, tmp_p
     finally:
         server.terminate()
         server.wait(60)
+
+
+def test_engine_replay_game_web_gives_the_address_at_once_and_plays_the_game_meanwhile(rules, tmp_path):
+    """A run file keeps no decisions: its game is played again by its bots, which can take minutes.
+    The address is printed first; until the game is ready its view answers 202, then the replay."""
+    out = tmp_path / "runs.jsonl"
+    simulate(rules[TOR], 3, 1, 5, rules[TOR].resolve_options({}, 3), out=out)
+    record = json.loads(out.read_text().splitlines()[1])
+    server = subprocess.Popen([sys.executable, "-m", "engine", "replay", str(out), "--game", "1", "--web"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [server.stdout.readline() for _ in range(3)]
+        assert lines[0] == "Trick of the Rails: game 1 is played again by its bots; its page shows each decision as it is played\n"
+        address = lines[2].split()[-1].replace("/replay/", "/api/replays/") + "/view"
+        statuses = []
+        deadline = time.monotonic() + 120
+        while not statuses or statuses[-1] == 202:
+            assert time.monotonic() < deadline, "the replay was never ready"
+            answer = httpx.get(address, timeout=60)
+            statuses.append(answer.status_code)
+            time.sleep(0.05)
+        assert set(statuses) <= {200, 202} and statuses[-1] == 200, statuses
+        shown = answer.json()
+        assert shown["steps"] == record["decisions"] and shown["seat"] == "referee" and shown["results"]
+    finally:
+        server.terminate()
+        server.wait(60)
+
+
+def test_a_replay_still_being_made_answers_202_grows_then_is_its_game(rules):
+    from engine.web.replays import Replay
+    gate = threading.Event()
+    game = played(rules, 10)
+
+    grown, go_on = threading.Event(), threading.Event()
+
+    def make(watch):
+        gate.wait(30)
+        again = Game(game.rules, 3, game.options, game.seed)
+        for i, decision in enumerate(game.decisions):
+            again.apply(decision)
+            watch(again)
+            if i == 3:
+                grown.set()
+                go_on.wait(30)  # four decisions in: the replay has four steps, and grows
+        return again
+    later = Replay.later(make, SEATS, 3, lambda g: 2)
+    with pytest.raises(BadRequest) as waiting:
+        later.view(None, None)
+    assert waiting.value.status == 202 and later.steps == 0
+    gate.set()
+    assert grown.wait(30)
+    early = later.view(None, None)
+    assert early["growing"] is True and early["steps"] == early["step"] == 4
+    assert later.view("2", "referee")["step"] == 2
+    go_on.set()
+    assert later.ready.wait(30)
+    done = later.view(None, None)
+    assert done["step"] == 10 and done["growing"] is False and later.shown == 2
+    failing = Replay.later(lambda watch: (_ for _ in ()).throw(EngineError("game 1 does not\n reproduce")), SEATS, 3,
+                           lambda g: None)
+    assert failing.ready.wait(30)
+    with pytest.raises(BadRequest) as refused_:
+        failing.view(None, None)
+    assert refused_.value.status == 422 and str(refused_.value) == "game 1 does not reproduce"
 
 
 def test_engine_replay_web_without_the_extra_says_how_to_install_it(rules, tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from ..core.errors import EngineError
 from ..game.game import Game
@@ -132,11 +132,17 @@ def _played(ruleset: Ruleset, spec: RunSpec, number: int, isolation: Isolation |
     return game, agents, noted
 
 
-def replay_game(ruleset: Ruleset, spec: RunSpec, number: int) -> Game:
+def replay_game(ruleset: Ruleset, spec: RunSpec, number: int, watch: Callable[[Game], None] | None = None) -> Game:
     """Game `number` (from 1) of a run played again as `play_game` played it, its bots drawing
     from the same seeds, then replayed from its decisions with its log, to be watched: a run
     file keeps no decisions. Built-in seats only (see runfile.replay_record); EngineError if the
-    rules fail."""
+    rules fail. `watch` is called with the game after each of its decisions as it is played
+    (a replay's page that grows meanwhile)."""
     seed = game_seed(spec.seed, number - 1)
-    played, _, _ = _played(ruleset, replace(spec, standings=False), number, None)  # watched, not reported on
+    if watch is None:
+        played, _, _ = _played(ruleset, replace(spec, standings=False), number, None)  # watched, not reported on
+    else:  # as play_out plays a game of no standings, each decision told to `watch`
+        played = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
+        play(played, make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=None), after_each=watch,
+             max_decisions=spec.max_decisions, turn_order=[])
     return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, rewind=False)

@@ -155,12 +155,14 @@ def _rewrite_header(path: Path, head: dict[str, Any], whole: int) -> None:
     os.replace(temporary, path)
 
 
-def replay_record(ruleset: Ruleset, run: Any, record: Any, where: str) -> Game:
+def replay_record(ruleset: Ruleset, run: Any, record: Any, where: str,
+                  watch: Callable[[Game], None] | None = None) -> Game:
     """The game of a run file's `record` (a run's header is `run`), played again by its bots as
     `engine simulate` played it, with `ruleset`, and checked against the record: its number of
     decisions, scores and end reason. Both come from whoever wrote the file (`where` names it in
     messages): every field is checked, and a seat that is not a built-in kind is refused, as a
-    file runs no code. EngineError in one line for what cannot be replayed."""
+    file runs no code. EngineError in one line for what cannot be replayed. `watch`: see
+    run.replay_game."""
     if deeper_than([run, record], MAX_DEPTH):
         raise EngineError(f"{where}: values nested more than {MAX_DEPTH} deep; not a run file of engine simulate")
     if not isinstance(run, dict) or not isinstance(record, dict):
@@ -196,7 +198,7 @@ def replay_record(ruleset: Ruleset, run: Any, record: Any, where: str) -> Game:
     # reproduce, whatever it does then (one that random players never end, under no cap, stops).
     spec = RunSpec(ruleset.loaded_as, players, seats, resolved, seed, decisions if cap is None else min(cap, decisions),
                    list(ruleset.extensions), ruleset.digest)
-    game = replay_game(ruleset, spec, number)
+    game = replay_game(ruleset, spec, number, watch)
     if (record.get("decisions"), record.get("scores"), record.get("end_reason")) != (
             len(game.decisions), {str(p): v for p, v in game.scores().items()},
             game.end_reason if game.over else DECISION_CAP):

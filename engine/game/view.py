@@ -283,6 +283,25 @@ class PlayerView:
             places.append({"board": o.board, "id": o.id} if type(o) is Place else None)
         return places
 
+    def previews(self) -> list[dict[str, Any] | None]:
+        """For each option of this player's decision, what the ruleset's `previews:` say of it
+        before it is taken ({"text", "warn"}), or None: the first entry whose prompt text the
+        decision's prompt holds and whose `when` holds for the option. Like a board's draw rules,
+        they should read only what the player may know; a text reads as the log reads it."""
+        d = _mine(self)
+        game = _game_of(self)
+        if d is None or not game.rules.page.previews:
+            return []
+        prompt = (self.decision or {}).get("prompt", "")
+        applying = [pv for pv in game.rules.page.previews if pv.prompt in prompt]
+        shown: list[dict[str, Any] | None] = []
+        for o in d.options:
+            env = {"option": o, "player": d.player}
+            entry = next((pv for pv in applying if pv.when is None or evaluate(pv.when, game, env)), None)
+            said = evaluate(entry.says, game, env) if entry is not None else None
+            shown.append(None if said is None or said == "" else {"text": self._label(said), "warn": entry.warn})
+        return shown
+
     def option_routes(self) -> list[list[dict[str, Any]]]:
         """For each option of this player's decision, the places of a board it is or holds, in
         order (a place; a route, a list of places), each as {"board", "id", "line"}, `line` the

@@ -13,7 +13,8 @@
 - filekind.py: telling a file that is no ruleset from a broken one;
 - scoring.py: a ruleset's score by named parts, and a finished game's results;
 - resources.py: where the shipped schemas, rulesets and examples are;
-- info.py: what `engine info` tells of a ruleset.
+- info.py: what `engine info` tells of a ruleset;
+- layout.py: how a page lays out the table (`layout:`, boards' `key:`, `game: seat_colours`).
 
 A ruleset is data and compiled functions; what runs them on a table is the game layer.
 

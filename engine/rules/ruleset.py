@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,6 +27,7 @@ from . import resources
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, shared_names, template_problem, trigger_arity
 from .filekind import directory_hint, wrong_file
+from .layout import PageLayout, Preview, page_layout
 from .migrations import Outdated
 from .schema import EXTENSION, RULESET, entry_problems, schema_problems
 from .scoring import sum_of_parts
@@ -148,6 +149,7 @@ class Ruleset:
     # Each board's `draw:` rules, by key: the compiled expression and where it is written (a value
     # of the wrong kind is found only when the board is drawn, and is reported there).
     board_draw: dict[str, dict[str, tuple[Callable, Location]]] = field(default_factory=dict)
+    page: PageLayout = field(default_factory=PageLayout)  # how a page lays out the table (layout.py)
     loaded_as: str = ""  # the path or shipped name it was loaded by, which loads it again (saves record it)
     extensions: list[str] = field(default_factory=list)  # as given: paths or shipped names
     digest: str = ""
@@ -471,6 +473,9 @@ class _Builder:
                      kind_at={name: self.smap.at(("card_kinds", name), key=True) for name in kinds},
                      backs_declared=frozenset(name for name, k in kinds.items() if "back" in k))
         self.names = rs.names = names
+        rs.page = page_layout(d, zones, max(players, default=0), self.error)
+        if d.get("previews"):
+            rs.page = replace(rs.page, previews=tuple(self._preview(i, entry) for i, entry in enumerate(d["previews"])))
         for name, b in d.get("boards", {}).items():
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
@@ -650,6 +655,14 @@ class _Builder:
         if per[0] == per[1]:
             self.error(path + (1,), f"'per: [{per[0]}, {per[1]}]' names the same family twice")
         return per[0], per[1]
+
+    def _preview(self, i: int, entry: dict) -> Preview:
+        """One entry of `previews:`, its expressions compiled (of `option` and `player`)."""
+        path = ("previews", i)
+        when = self.compile(path + ("when",), "expression", ["option", "player"],
+                            f"previews[{i}] when") if "when" in entry else None
+        says = self.compile(path + ("says",), "expression", ["option", "player"], f"previews[{i}] says")
+        return Preview(entry["prompt"], when, says, entry.get("warn", False), self.smap.at(path))
 
     def _boards(self, boards: dict) -> dict[str, Board]:
         result = {}

@@ -31,6 +31,8 @@ from .replays import Replay, Replays
 from .tables import BadRequest, Tables, public
 
 STATIC = Path(str(files("engine.web").joinpath("static")))
+# The page's files, by name alone: the scripts, styles and pictures shipped beside index.html.
+SERVED = frozenset(p.name for p in STATIC.iterdir() if p.suffix in {".js", ".css", ".svg"})
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 PAGE_HEADERS = {**PRIVATE, "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
                 "X-Content-Type-Options": "nosniff"}
@@ -188,7 +190,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in {"app.js", "board.js", "replay.js", "app.css", "icon.svg"}:
+        if name not in SERVED:
             raise BadRequest("no such file", 404)
         return FileResponse(STATIC / name, headers=PAGE_HEADERS)
 

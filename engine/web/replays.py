@@ -25,7 +25,7 @@ import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..analysis.runfile import replay_record
 from ..core.errors import EngineError, suggest
@@ -48,22 +48,73 @@ KEPT_EVERY = 64  # decisions between two kept copies of a replay's game, at leas
 MOST_KEPT = 32  # copies of its game a replay keeps, at most: a long game's are further apart
 
 
+class NotReady(BadRequest):
+    """A replay whose game is still being played again (`Replay.later`): answered 202, ask again."""
+
+    def __init__(self) -> None:
+        super().__init__("the game is being played again by its bots: the replay opens when it is ready", 202)
+
+
 class Replay:
     """One game to watch: its ruleset, seed and decisions, the seats' names, and the seat
     `engine replay --show` shows by default (None: the referee)."""
 
     def __init__(self, game: Game, seats: list[str] | None, shown: int | None):
+        self._named(seats, len(game.players))
+        self._fill(game, shown)
+
+    def _named(self, seats: list[str] | None, players: int) -> None:
         self.id = secrets.token_urlsafe(16)
-        self.decisions = list(game.decisions)
         self.names = {i: f"P{i} ({parse_seat(s)[0]})" if built_in(s) else f"P{i}"
-                      for i, s in enumerate(seats if seats and len(seats) == len(game.players)
-                                            else ["?"] * len(game.players), 1)}
-        self.shown = shown
-        self.every = max(KEPT_EVERY, -(-len(self.decisions) // MOST_KEPT))
+                      for i, s in enumerate(seats if seats and len(seats) == players else ["?"] * players, 1)}
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        self.error: str | None = None  # why the game could not be made (Replay.later)
+        self.decisions: list[int] = []
+
+    def _fill(self, game: Game, shown: int | None) -> None:
+        with self.lock:
+            self.decisions = list(game.decisions)
+            self.shown = shown
+            self._begin(game, max(KEPT_EVERY, -(-len(self.decisions) // MOST_KEPT)))
+            self.ready.set()
+
+    def _begin(self, game: Game, every: int) -> None:
+        """The first position, that of `game` before its decisions (called with the lock held)."""
+        self.every = every
         start = Game(game.rules, len(game.players), game.options, game.seed, rewind=False)
         self._kept = {0: start}  # copies of the game after that many decisions, never changed
         self._at = start.clone()  # the position last shown, stepped on from
-        self.lock = threading.Lock()
+
+    def _grown(self, game: Game) -> None:
+        """`game`, being played again, took a decision: the replay has one step more."""
+        with self.lock:
+            if not hasattr(self, "_kept"):
+                self._begin(game, KEPT_EVERY)
+            self.decisions.append(game.decisions[-1])
+
+    @classmethod
+    def later(cls, make: Callable[[Callable[[Game], None]], Game], seats: list[str] | None, players: int,
+              shown: Callable[[Game], int | None]) -> Replay:
+        """A replay held at once whose game `make(watch)` plays again in a thread of its own (a
+        run's game, by its bots: minutes for a long one), calling `watch(game)` after each
+        decision: the replay grows meanwhile (its view says `growing`; NotReady before the first
+        decision), and once `make` is done it is the game it returns, or the one line of the
+        EngineError that stops `make`, if one does (422)."""
+        replay = cls.__new__(cls)
+        replay._named(seats, players)
+        replay.shown = None  # until the game is over: an unfinished game is shown to no seat's eyes
+
+        def run() -> None:
+            try:
+                game = make(replay._grown)
+                replay._fill(game, shown(game))
+            except EngineError as exc:
+                replay.error = " ".join(str(exc).split())
+                replay.ready.set()
+
+        threading.Thread(target=run, name=f"replay {replay.id[:6]}", daemon=True).start()
+        return replay
 
     @property
     def steps(self) -> int:
@@ -94,6 +145,11 @@ class Replay:
         """What is shown at a step (by default the last) to a seat or the referee: their view
         as a seat's page has it, the decision taken from this position (what was chosen only to
         the one who chose and the referee), and the scores once the game is over."""
+        if self.error is not None:
+            raise BadRequest(self.error, 422)
+        growing = not self.ready.is_set()
+        if growing and not self.decisions:
+            raise NotReady()
         step = self.steps if step_text is None else _whole(step_text, "step")
         if not 0 <= step <= self.steps:
             raise BadRequest(f"step {step} is not one of 0 to {self.steps}")
@@ -116,6 +172,8 @@ class Replay:
                 "forced": [{"at": at, "text": text} for at, text in pv.forced()],
                 "drawings": pv.drawings(),
                 "results": results(g, self.names) if g.over else None,
+                "page": g.rules.page.as_dict(len(g.players)),
+                "growing": growing,
             })
             return shown
 

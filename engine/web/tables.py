@@ -382,6 +382,8 @@ class Hosted:
             "error": self.error,
             "notes": list(self.notes),
             "results": results(g, self.names) if g.over and drawn else None,
+            "page": g.rules.page.as_dict(len(g.players)),
+            "previews": pv.previews() if drawn else [],
         })
         return shown
 
@@ -391,7 +393,8 @@ class Hosted:
                 "boards": {}, "zones": [], "counters": {}, "log": [], "decision": None, "over": self.game.over,
                 "end_reason": self.game.end_reason, "seat": player, "step": self.step(), "option_cards": [],
                 "option_places": [], "drawings": {}, "amounts": None, "forced": [], "turn": None, "thinking": None,
-                "can_save": self.save_to is not None, "error": self.error, "notes": list(self.notes), "results": None}
+                "can_save": self.save_to is not None, "error": self.error, "notes": list(self.notes), "results": None,
+                "page": self.game.rules.page.as_dict(len(self.game.players)), "previews": []}
 
 
 def results(game: Game, names: dict[int, str]) -> dict[str, Any]:

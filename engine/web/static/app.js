@@ -169,6 +169,9 @@ function seatPage(game, token) {
   let timer = null;
   let message = ""; // what came of the last request: a refusal, or (said) what the server did
   let said = false;
+  // A place clicked on a board is previewed first: the option it stands for, to confirm or cancel
+  // (a route's hexes and terrain, a city), so that no click takes a costly option at once.
+  let previewed = null; // {step, option}
 
   // The server pushes the view through a websocket whenever the game changes; where that
   // fails (no websockets, a proxy), the page asks for it every POLL_MS instead.
@@ -256,11 +259,17 @@ function seatPage(game, token) {
       if (mine && c && cardKey(c) !== undefined && !byCard.has(cardKey(c))) byCard.set(cardKey(c), i);
     });
     const cardNode = (c) => card(c, byCard.has(cardKey(c)) ? () => choose(v, byCard.get(cardKey(c))) : null);
+    seatColours(v);
+    // The table on the left (your own cards first, the boards, the ruleset's boards of cards, the
+    // other zones); the decision, the latest moves and the counters beside it, in a column that
+    // scrolls on its own.
     show(el("header", { class: "top" }, el("h1", {}, v.game),
       el("div", {}, `You are ${v.you}. Players: ${v.players.join(", ")}`), status(v, mine)),
     el("div", { class: "layout" },
       el("div", { class: "table" },
-        boardSections(v, mine, (i) => choose(v, i)),
+        yours(v, cardNode),
+        boardSections(v, mine, (i) => preview(v, i)),
+        cardAreas(v, cardNode),
         zones(v, cardNode)),
       el("aside", { class: "side" },
         v.results ? results(v.results) : null,
@@ -268,9 +277,8 @@ function seatPage(game, token) {
         el("p", { class: said ? "notice said" : "notice" }, message),
         (v.notes || []).length ? el("ul", { class: "notes" }, v.notes.map((n) => el("li", {}, n))) : null,
         controls(v, mine),
-        counters(v),
-        news(v, read()))),
-    yours(v, cardNode));
+        news(v, read()),
+        counters(v))));
     const app = document.getElementById("app");
     app.classList.toggle("busy", busy);
     if (busy) for (const input of app.querySelectorAll("button, input")) input.disabled = true;
@@ -313,6 +321,31 @@ function seatPage(game, token) {
     return el("p", { class: "status" }, `Waiting for ${v.turn}.`);
   }
 
+  function preview(v, option, onBoard = true) {
+    if (busy) return;
+    previewed = { step: v.step, option, onBoard };
+    draw(v);
+    const confirm = document.querySelector(".preview button.confirm");
+    if (confirm) confirm.focus();
+  }
+
+  // The option a clicked place stands for, to confirm (Enter) or cancel (Escape, another click).
+  function previewBox(v, d) {
+    if (!previewed || previewed.step !== v.step || !(previewed.option in d.options)) return null;
+    const cancel = () => {
+      previewed = null;
+      draw(v);
+    };
+    const said = (v.previews || [])[previewed.option];
+    return el("div", { class: "preview", role: "group", "aria-label": "preview",
+      onkeydown: (e) => { if (e.key === "Escape") cancel(); } },
+    el("p", {}, previewed.onBoard ? "On the board you picked: " : "You picked: ", el("strong", {}, d.options[previewed.option])),
+    said ? el("p", { class: said.warn ? "preview-text warn" : "preview-text" }, said.warn ? `⚠ ${said.text}` : said.text) : null,
+    el("button", { type: "button", class: "confirm", onclick: () => { const i = previewed.option; previewed = null; choose(v, i); } },
+      "Confirm"), " ",
+    el("button", { type: "button", class: "cancel", onclick: cancel }, "Cancel"));
+  }
+
   function decision(v, d) {
     let answer;
     if (v.amounts) {
@@ -333,12 +366,15 @@ function seatPage(game, token) {
         ` (${low} to ${high})`);
     } else {
       answer = el("div", { class: "options" },
-        d.options.map((text, i) => el("button", { type: "button", "data-option": i, onclick: () => choose(v, i) }, text)));
+        d.options.map((text, i) => el("button", { type: "button", "data-option": i,
+          class: (v.previews || [])[i] && v.previews[i].warn ? "warns" : null,
+          // An option the ruleset says something of first (previews:) is shown with it, to confirm.
+          onclick: () => ((v.previews || [])[i] ? preview(v, i, false) : choose(v, i)) }, text)));
     }
     const onBoard = (v.option_places || []).some((p) => p) ? "a highlighted place on the board, " : "";
     const hint = byCardHint(v) || onBoard ? el("p", { class: "zone-label pick-hint" },
       `Click ${byCardHint(v) ? "a card with a green edge, " : ""}${onBoard}or a button.`) : null;
-    return el("section", { class: "decision" }, el("h2", {}, d.prompt), hint, answer);
+    return el("section", { class: "decision" }, el("h2", {}, d.prompt), previewBox(v, d), hint, answer);
   }
 
   function byCardHint(v) {
@@ -350,7 +386,8 @@ function seatPage(game, token) {
 
 // The table of a view as a replay shows it: boards (nothing to click), counters, zones, the seat's own.
 function table(v, cardNode) {
-  return [boardSections(v, null, null), counters(v), zones(v, cardNode), yours(v, cardNode)];
+  seatColours(v);
+  return [boardSections(v, null, null), cardAreas(v, cardNode), yours(v, cardNode), counters(v), zones(v, cardNode)];
 }
 
 // What tells a card apart on the page: its id; a face-down card of your own, its place
@@ -360,8 +397,8 @@ function cardKey(c) {
   return c.hidden && c.label ? `place:${c.label}` : undefined;
 }
 
-// A card as a box: its label, and the properties its label does not already say (its kind, a
-// word of the label such as a company); hover shows them all.
+// A card as a picture (table.js: its face, else a box with its label and the properties its
+// label does not already say); hover shows them all, with its text.
 function card(c, onChoose) {
   const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden", "text"].includes(k));
   const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
@@ -374,7 +411,8 @@ function card(c, onChoose) {
     title: [name, ...(c.text ? [c.text] : []), ...lines].join("\n"), // what it does, on hover
     tabindex: onChoose ? "0" : null,
     role: onChoose ? "button" : null,
-  }, el("span", { class: "name" }, name), shown.map((t) => el("span", { class: "prop" }, t)));
+    "aria-label": name,
+  }, cardPicture(c, shown));
   if (onChoose) {
     node.addEventListener("click", onChoose);
     node.addEventListener("keydown", (e) => {
@@ -407,17 +445,17 @@ function piles(cards) {
 }
 
 function pile(c, n) {
-  const node = card(c, null);
+  const node = card({ ...c, label: `${n} face down` }, null);
   node.classList.add("pile");
-  node.querySelector(".name").textContent = `${n} face down`;
   return node;
 }
 
 // Zones grouped by owner: the shared table first, then each other player's; yours are along the bottom.
 function zones(v, cardNode) {
   const drawn = new Set(Object.keys(v.drawings || {}));
+  const areas = zonesOnAreas(v);
   const onBoards = v.zones.filter((z) => z.display && !z.mine && drawn.has(z.board));
-  const shown = v.zones.filter((z) => z.display && !z.mine && !drawn.has(z.board));
+  const shown = v.zones.filter((z) => z.display && !z.mine && !drawn.has(z.board) && !onArea(z, areas));
   const groups = new Map();
   for (const z of shown) {
     const owner = v.players.includes(z.key) ? z.key : "Table";
@@ -432,10 +470,15 @@ function zones(v, cardNode) {
     list.map((z) => zoneNode(z, cardNode)))), listed];
 }
 
+// Your own zones, each as the layout lays its family out (a hand as a fan), else as a row.
 function yours(v, cardNode) {
-  const mine = v.zones.filter((z) => z.display && z.mine);
+  const areas = zonesOnAreas(v);
+  const mine = v.zones.filter((z) => z.display && z.mine && !onArea(z, areas));
   return mine.length ? el("section", { class: "yours" }, el("h2", {}, `Yours (${v.you})`),
-    el("div", { class: "your-zones" }, mine.map((z) => zoneNode(z, cardNode)))) : null;
+    el("div", { class: "your-zones" }, mine.map((z) => (areas.has(z.name)
+      ? el("div", { class: "zone" }, el("div", { class: "zone-label" }, `${z.label} (${z.count})`),
+        lay(areas.get(z.name).as, z.cards, z.count, cardNode))
+      : zoneNode(z, cardNode))))) : null;
 }
 
 // Counters kept per player as a table (a column a player), the others as a list.

@@ -167,6 +167,8 @@ function boardSections(v, decision, choose) {
       key.append(swatch, `${player} `);
     });
     section.append(title, boardPicture(name, drawing, byBoard.get(name) || new Map(), choose, pickOptions), key);
+    const legend = boardKey(v, name); // table.js: what the board's colours and badges mean
+    if (legend) section.append(legend);
     if (v.boards && name in v.boards) {
       const details = document.createElement("details");
       const summary = document.createElement("summary");

@@ -71,6 +71,8 @@ function watchForm() {
     input, games, notice];
 }
 
+const READY_POLL_MS = 1000; // how often a replay's page asks whether its game is ready
+
 // A replay's page: the table at one step, a slider over the steps, and who it is seen as.
 function replayPage(id) {
   const base = `/api/replays/${id}/view`;
@@ -86,6 +88,11 @@ function replayPage(id) {
     if (seat !== null) query.set("seat", String(seat));
     const answer = await api("GET", `${base}?${query}`).catch((e) => ({ ok: false, data: { error: String(e) } }));
     if (number !== asked) return;
+    if (answer.status === 202) { // the server is still playing the game again: ask again in a moment
+      show(el("h1", {}, "Replay"), el("p", { class: "status thinking" }, answer.data.error));
+      setTimeout(() => go(step, seat), READY_POLL_MS);
+      return;
+    }
     if (!answer.ok) {
       show(el("p", { class: "notice" }, answer.status === 404 ? "No such replay: the server holds it no more, or "
         + "the address is wrong." : answer.data.error));
@@ -98,6 +105,8 @@ function replayPage(id) {
     shown = v;
     history.replaceState(null, "", `/replay/${id}?step=${v.step}&seat=${v.seat}`);
     draw(v);
+    // A game still being played again grows: ask for it again (at its end, the new end).
+    if (v.growing) setTimeout(() => { if (shown === v) go(v.step === v.steps ? null : v.step, v.seat); }, READY_POLL_MS);
   }
 
   function step(by) {
@@ -123,13 +132,16 @@ function replayPage(id) {
         el("button", { type: "button", onclick: () => step(1), disabled: v.step === v.steps ? "disabled" : null,
           "aria-label": "next step" }, "▶"),
         el("span", {}, `Step ${v.step} of ${v.steps}`),
+        v.growing ? el("span", { class: "status thinking" }, "being played again: more to come") : null,
         el("label", {}, "Watch as ", seat)),
       el("p", { class: "zone-label" }, "← and → step through the decisions."),
-      el("p", { class: "status" }, taken(v)),
-      v.results ? results(v.results) : null,
-      v.decision && v.decision.options ? options(v) : null,
-      table(v, (c) => card(c, null)),
-      replayLog(v));
+      el("div", { class: "layout" },
+        el("div", { class: "table" }, table(v, (c) => card(c, null))),
+        el("aside", { class: "side" },
+          el("p", { class: "status" }, taken(v)),
+          v.results ? results(v.results) : null,
+          v.decision && v.decision.options ? options(v) : null,
+          replayLog(v))));
   }
 
   // What was decided from the position shown: the option only to the one who chose and the referee.
@@ -145,7 +157,7 @@ function replayPage(id) {
   function options(v) {
     const picked = v.chose ? v.chose.index : null;
     return el("section", { class: "decision" }, el("h2", {}, v.decision.prompt),
-      el("ol", { class: "replay-options", start: "0" }, v.decision.options.map((text, i) =>
+      el("ol", { class: "replay-options" }, v.decision.options.map((text, i) =>
         el("li", { class: i === picked ? "chosen" : null }, text))));
   }
 
