@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from ..core.errors import EngineError
 from ..game.game import Game
@@ -70,6 +70,11 @@ class RunSpec:
         """The run's ruleset, loaded again where its games are played (workers.py)."""
         return load_ruleset(self.ruleset, self.extensions)
 
+    def arrangement(self, ruleset: Ruleset, number: int) -> Callable[[Game], None] | None:
+        """The `arrange` hook of game `number` (Game's): none, but a run that puts a card into
+        play (analysis/cards.py) arranges its games."""
+        return None
+
     def play_out(self, game: Game, agents: list[Any], order: list[int], number: int) -> dict[str, Any]:
         """Play game `number` by its agents to its end (or the decision cap); what to add to its
         record: with `standings`, the standings round by round, for the report's game quality
@@ -126,7 +131,8 @@ def _played(ruleset: Ruleset, spec: RunSpec, number: int, isolation: Isolation |
     """Game `number` played by the run's bots, without a log; its agents, and what the run
     adds to its record."""
     seed = game_seed(spec.seed, number - 1)
-    game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
+    game = Game(ruleset, spec.players, spec.options, seed, arrange=spec.arrangement(ruleset, number),
+                keep_log=False, rewind=False)
     agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=isolation)
     noted = spec.play_out(game, agents, order if order is not None else [], number)
     return game, agents, noted
@@ -139,4 +145,5 @@ def replay_game(ruleset: Ruleset, spec: RunSpec, number: int) -> Game:
     rules fail."""
     seed = game_seed(spec.seed, number - 1)
     played, _, _ = _played(ruleset, replace(spec, standings=False), number, None)  # watched, not reported on
-    return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, rewind=False)
+    return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions,
+                arrange=spec.arrangement(ruleset, number), rewind=False)

@@ -1,0 +1,102 @@
+"""Bringing a card nobody chooses into play, for `engine cards`: the same game with the card
+and without it, on the same seed, the card surely coming up in the first.
+
+A card no seat chooses (an event, a card of a deck that is only drawn) acts only in the games
+where it comes up, and comes up in few of them when its deck is deep: the games where it does
+not dilute its effect with noise. So a pair of games is played on one seed, both arranged
+(Game's `arrange` hook, after setup) from the same table:
+
+- without it: every copy of the card goes to the bottom of the zone it starts in (its deck);
+  a copy setup took out of the deck changes places with the deck's bottom card. The game is
+  played, and the cards of the deck that left it are counted: the depth the game reached.
+- with it: the same, then one copy is put at a place drawn from the seed among the first
+  `depth` places of the deck. Nothing that draws from the game's chance has happened yet, so
+  both games are the same game until that place is drawn: the card surely comes up, at a point
+  spread evenly over the part of the game where its deck's cards come up, and displaces the
+  last card the game without it drew.
+
+The difference of the two games' scores is the card's effect where it comes up, with the
+other cards of its deck as they fall. Both games are arranged, so bots that replay a game's
+history to read hidden cards (game/belief.py) replay neither: they see both alike.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.table import Card, Zone
+from ..game.game import Game
+from ..game.seeds import derived_seed
+from ..players.agents import make_agents
+from ..players.loop import play
+from ..rules.ruleset import Ruleset
+
+
+def home(ruleset: Ruleset, entry: str, entry_of: Any) -> str | None:
+    """The zone the card `entry`'s copies start in, if they all start in one (a deck)."""
+    zones = {c.start for c in ruleset.cards if entry_of(c) == entry}
+    return next(iter(zones)) if len(zones) == 1 and next(iter(zones)) else None
+
+
+class Aside:
+    """The arrangement of the game without the card: its copies at the bottom of its deck."""
+
+    def __init__(self, copies: list[int], zone: str):
+        self.copies, self.zone = copies, zone
+        self.deck: list[Card] = []  # the deck's other cards, top first, once arranged
+
+    def __call__(self, game: Game) -> None:
+        table = game.table
+        deck: Zone = table.zones[self.zone]
+        for index in self.copies:
+            card = table.cards[index]
+            where = table.zone_of(card)
+            if where is not deck:
+                _swap(game, card, next((c for c in reversed(table.cards_in(deck)) if c.index not in self.copies), None))
+            table.move(card, deck)
+        self.deck = [c for c in table.cards_in(deck) if c.index not in self.copies]
+
+    def depth(self, game: Game) -> int:
+        """How many of the deck's other cards left it during the game."""
+        deck = game.table.zones[self.zone]
+        return sum(1 for c in self.deck if game.table.zone_of(c) is not deck)
+
+
+def _swap(game: Game, card: Card, other: Card | None) -> None:
+    """`card` (out of its deck) and `other` (in it) change places, with what each place showed."""
+    if other is None:
+        return
+    table = game.table
+    here, there = table.zone_of(card), table.zone_of(other)
+    at = table.cards_in(here).index(card)
+    table.move(other, here, at)
+    table.move(card, there)
+    for flags in (table.face_down, table.known, table.concealed):
+        flags[card.index], flags[other.index] = flags[other.index], flags[card.index]
+
+
+class Bring:
+    """The arrangement of the game with the card; made by playing the game without it first
+    (`without`: its scores, decisions, end reason and depth)."""
+
+    def __init__(self, ruleset: Ruleset, spec: Any, seed: int, copies: list[int], zone: str):
+        self.aside = Aside(copies, zone)
+        base = Game(ruleset, spec.players, spec.options, seed, arrange=self.aside, keep_log=False, rewind=False)
+        agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=spec.isolation())
+        play(base, agents, max_decisions=spec.max_decisions)
+        depth = self.aside.depth(base)
+        self.copy = copies[0]
+        self.at = derived_seed(seed, "bring", copies[0]) % depth if depth else None
+        self.without: dict[str, Any] = {
+            "scores": {str(p): v for p, v in base.scores().items()},
+            "winners": [str(p) for p in base.winners(base.scores())],
+            "decisions": len(base.decisions), "depth": depth, "at": self.at}
+
+    def __call__(self, game: Game) -> None:
+        self.aside(game)
+        if self.at is not None:
+            card = game.table.cards[self.copy]
+            game.table.move(card, game.table.zones[self.aside.zone], self.at)
+
+    def came_up(self, game: Game) -> bool:
+        """Did the card leave its deck in the game with it?"""
+        return game.table.zone_of(game.table.cards[self.copy]) is not game.table.zones[self.aside.zone]
