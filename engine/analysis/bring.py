@@ -49,9 +49,11 @@ class Aside:
         deck: Zone = table.zones[self.zone]
         for index in self.copies:
             card = table.cards[index]
-            where = table.zone_of(card)
-            if where is not deck:
-                _swap(game, card, next((c for c in reversed(table.cards_in(deck)) if c.index not in self.copies), None))
+            if table.zone_of(card) is not deck:
+                bottom = next((c for c in reversed(table.cards_in(deck)) if c.index not in self.copies), None)
+                if bottom is None:
+                    continue  # the deck is empty after setup: nothing is drawn from it, the card stays
+                _swap(game, card, bottom)
             table.move(card, deck)
         self.deck = [c for c in table.cards_in(deck) if c.index not in self.copies]
 
@@ -61,10 +63,8 @@ class Aside:
         return sum(1 for c in self.deck if game.table.zone_of(c) is not deck)
 
 
-def _swap(game: Game, card: Card, other: Card | None) -> None:
+def _swap(game: Game, card: Card, other: Card) -> None:
     """`card` (out of its deck) and `other` (in it) change places, with what each place showed."""
-    if other is None:
-        return
     table = game.table
     here, there = table.zone_of(card), table.zone_of(other)
     at = table.cards_in(here).index(card)
@@ -85,7 +85,7 @@ class Bring:
         play(base, agents, max_decisions=spec.max_decisions)
         depth = self.aside.depth(base)
         self.copy = copies[0]
-        self.at = derived_seed(seed, "bring", copies[0]) % depth if depth else None
+        self.at = derived_seed(seed, "bring", copies[0]) % depth if depth else None  # None: nothing drawn
         self.without: dict[str, Any] = {
             "scores": {str(p): v for p, v in base.scores().items()},
             "winners": [str(p) for p in base.winners(base.scores())],
@@ -93,10 +93,12 @@ class Bring:
 
     def __call__(self, game: Game) -> None:
         self.aside(game)
-        if self.at is not None:
-            card = game.table.cards[self.copy]
-            game.table.move(card, game.table.zones[self.aside.zone], self.at)
+        card = game.table.cards[self.copy]
+        deck = game.table.zones[self.aside.zone]
+        if self.at is not None and game.table.zone_of(card) is deck:
+            game.table.move(card, deck, self.at)
 
     def came_up(self, game: Game) -> bool:
-        """Did the card leave its deck in the game with it?"""
-        return game.table.zone_of(game.table.cards[self.copy]) is not game.table.zones[self.aside.zone]
+        """Did the card leave its deck in the game with it (having been put into it)?"""
+        return self.at is not None and game.table.zone_of(game.table.cards[self.copy]) is not \
+            game.table.zones[self.aside.zone]

@@ -315,6 +315,10 @@ def cards(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[s
                **_measure(entry, specs, records, reached.get(entry, first), as_is_up_to(records, reached, entry),
                           players, plan is not None)}
         games_here = reached.get(entry, first)
+        if row.get("removed", {}).get("how") == "brought into play" and row["removed"]["games"] \
+                and row["removed"]["came_up"] < 1:
+            notes[entry] = (f"brought into play, it came up in {row['removed']['came_up']:.0%} of the games: its "
+                            "deck is drawn from little or not at all once setup is over (--bring-in does not suit it)")
         if "removed" in row and row["removed"]["failed"]:
             notes[entry] = (f"without it the rules failed in {row['removed']['failed']} of {games_here} games: "
                             f"{row['removed']['error']}")
@@ -408,7 +412,7 @@ def _rounds(plan: Plan, specs: list[CardRun], rulesets: list[Ruleset], chosen: l
     """Rounds of games for the cards whose effect is not known yet, each round to the next
     target, until none is left, the budget is spent or `plan.most` games are played; the games
     each card reached, and why the run stopped."""
-    reached = {e: first for e in chosen}
+    reached = {e: 0 for e in chosen}  # games of each card's variants played so far
     measured = [e for e in chosen if any(s.entry == e for s in specs)]
     played, target, stopped = 0, first, "games"
     started, at_start = time.monotonic(), len(records)
@@ -602,11 +606,15 @@ def brought(records: list[dict[str, Any] | None], players: int, interval: Any = 
             "failed": len(failed), **({"error": failed[0]} if failed else {})}
 
 
+MANY_COPIES = 3  # copies from which the report warns that one of them moves little
+
+
 def per_copy(row: dict[str, Any]) -> None:
     """A card of several copies: restricted play measured them together (always taking one
     against never taking any), so one copy is worth about that over its copies, which the row
-    gets as `per_copy`, with a note where one copy among many would move little (its interval
-    leaves in no effect). Brought into play, one copy is measured: the row says so."""
+    gets as `per_copy` (the strength over the copies, as if they added up), with a note where
+    there are many copies, each of which moves little. Brought into play, one copy is
+    measured: `per_copy` is the measure itself."""
     copies = row["copies"]
     if copies < 2:
         return
@@ -617,10 +625,10 @@ def per_copy(row: dict[str, Any]) -> None:
         half = None if cell["half_width"] is None else cell["half_width"] / copies
         row["per_copy"] = {"diff": cell["diff"] / copies, "half_width": half,
                            "detectable": half is not None and abs(cell["diff"]) / copies > half}
-        if not row["per_copy"]["detectable"]:
-            note = (f"{copies} copies, measured together: one copy is worth about "
-                    f"{_pct(row['per_copy']['diff'], half or 0.0)}, too little to tell apart; a single copy "
-                    "among many moves little (give it a name of its own in a --with file to measure it alone)")
+        if copies >= MANY_COPIES:
+            note = (f"{copies} copies measured together: one copy is worth about "
+                    f"{_pct(row['per_copy']['diff'], half or 0.0)}; one copy among many moves little (to measure "
+                    "one alone, give it a name of its own in a --with file)")
             row["note"] = f"{row['note']}; {note}" if "note" in row else note
     elif row.get("removed", {}).get("how") == "brought into play":
         row["per_copy"] = dict(row["removed"]["all_seats"])

@@ -49,7 +49,7 @@ def render_text(result: dict[str, Any]) -> str:
     if strong:
         lines += ["", "Restricted play: the win share of a seat barred from the card or favouring it,",
                   "less the same seat's in the same games as they are; strength = favoured - barred",
-                  f"{'card':<24}{'strength':>14} {'barred':>13}{'favoured':>13}{'offered':>9}{'copies':>7}"]
+                  f"{'card':<24}{'strength':>14} {'barred':>13}{'favoured':>13}{'offered':>8}{'copies':>7}"]
         for r in strong:
             s = r["strength"]
             lines.append(f"{_short(r['card'], 23):<24}"
@@ -57,7 +57,7 @@ def render_text(result: dict[str, Any]) -> str:
                          f"{_mark(s['strength'])}"
                          f"{_pm(s['barred']['diff'], s['barred']['half_width'], True):>13}"
                          f"{_pm(s['favoured']['diff'], s['favoured']['half_width'], True):>13}"
-                         f"{max(s['barred_acted'], s['favoured_acted']):>9.0%}{r.get('copies', 1):>7}")
+                         f"{max(s['barred_acted'], s['favoured_acted']):>8.0%}{r.get('copies', 1):>7}")
     for how, head in (("taken out", ["Never chosen, taken out: each seat's score in the games where the card came",
                                       "up, less its score in the same games without it"]),
                       ("brought into play", ["Never chosen, brought into play: each seat's score in each game arranged",

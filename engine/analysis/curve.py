@@ -7,8 +7,8 @@ Designers balance cards against a power curve: benefit against cost, the outlier
 nobody chooses, the change to the mean score where a card comes up. A straight line is fitted
 to it by least squares, weighted by each card's precision (1 / its half width squared), with
 95% intervals of the intercept and slope; a card is off the curve when its strength, less the
-line's value at its property, leaves zero out of the interval that adds the card's own and
-the line's. Cards of one measure are fitted together: the one most cards have.
+value at its property of the line fitted through the other cards, leaves zero out of the
+interval that adds the card's own and that line's. Cards of one measure are fitted together: the one most cards have.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ..core.errors import EngineError, suggest
 from ..rules.ruleset import Ruleset
 from .stats import Z95
 
-FEWEST_CARDS = 3  # a line through two cards fits them exactly: nothing is off it
+FEWEST_CARDS = 3  # a card is judged against the line through the others: two of them at least
 
 
 def _strength(row: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -60,30 +60,49 @@ def fit_curve(ruleset: Ruleset, rows: list[dict[str, Any]], prop: str) -> dict[s
     if len(points) < FEWEST_CARDS or len({x for _, x, _, _ in points}) < 2:
         result["note"] = (f"fewer than {FEWEST_CARDS} measured cards with different {prop}: no line to fit")
         return result
-    weights = [1 / (h / Z95) ** 2 for _, _, _, h in points]
-    total = math.fsum(weights)
-    mx = math.fsum(w * x for w, (_, x, _, _) in zip(weights, points)) / total
-    my = math.fsum(w * y for w, (_, _, y, _) in zip(weights, points)) / total
-    sxx = math.fsum(w * (x - mx) ** 2 for w, (_, x, _, _) in zip(weights, points))
-    slope = math.fsum(w * (x - mx) * (y - my) for w, (_, x, y, _) in zip(weights, points)) / sxx
-    intercept = my - slope * mx
-    # The weights are the cards' own variances; the scatter about the line, where it is larger
-    # than they say (a curve that fits badly), widens the intervals by it.
-    residual = math.fsum(w * (y - intercept - slope * x) ** 2 for w, (_, x, y, _) in zip(weights, points))
-    scale = max(1.0, residual / (len(points) - 2))
-    se_slope = math.sqrt(scale / sxx)
-    se_intercept = math.sqrt(scale * (1 / total + mx * mx / sxx))
-    result.update(slope={"value": slope, "half_width": Z95 * se_slope},
-                  intercept={"value": intercept, "half_width": Z95 * se_intercept})
-    for name, x, y, h in points:
-        line = intercept + slope * x
-        line_se = math.sqrt(scale * (1 / total + (x - mx) ** 2 / sxx))
-        half = math.sqrt(h * h + (Z95 * line_se) ** 2)
-        off = y - line
-        result["cards"].append({"card": name, prop: x, "strength": y, "half_width": h, "curve": line,
+    line = _fit([(x, y, h) for _, x, y, h in points])
+    result.update(slope={"value": line.slope, "half_width": Z95 * line.se_slope},
+                  intercept={"value": line.intercept, "half_width": Z95 * line.se_intercept})
+    for i, (name, x, y, h) in enumerate(points):
+        # Judged against the line through the other cards: an outlier pulls the line fitted
+        # through it towards itself, and widens its intervals, enough to hide among few cards.
+        others = [(a, b, c) for j, (_, a, b, c) in enumerate(points) if j != i]
+        apart = _fit(others) if len({a for a, _, _ in others}) >= 2 else line
+        expected, spread = apart.at(x)
+        half = math.sqrt(h * h + (Z95 * spread) ** 2)
+        off = y - expected
+        result["cards"].append({"card": name, prop: x, "strength": y, "half_width": h, "curve": line.at(x)[0],
                                 "off": off, "off_half_width": half, "off_curve": abs(off) > half})
     result["cards"].sort(key=lambda c: -abs(c["off"]) / c["off_half_width"])
     return result
+
+
+class _Line:
+    """A straight line fitted by weighted least squares, with the standard errors of its terms."""
+
+    def __init__(self, points: list[tuple[float, float, float]]):
+        weights = [1 / (h / Z95) ** 2 for _, _, h in points]
+        self.total = math.fsum(weights)
+        self.mx = math.fsum(w * x for w, (x, _, _) in zip(weights, points)) / self.total
+        my = math.fsum(w * y for w, (_, y, _) in zip(weights, points)) / self.total
+        self.sxx = math.fsum(w * (x - self.mx) ** 2 for w, (x, _, _) in zip(weights, points))
+        self.slope = math.fsum(w * (x - self.mx) * (y - my) for w, (x, y, _) in zip(weights, points)) / self.sxx
+        self.intercept = my - self.slope * self.mx
+        # The weights are the cards' own variances; a scatter about the line larger than they
+        # say (a curve that fits badly) widens the intervals by it.
+        residual = math.fsum(w * (y - self.intercept - self.slope * x) ** 2 for w, (x, y, _) in zip(weights, points))
+        self.scale = max(1.0, residual / (len(points) - 2)) if len(points) > 2 else 1.0
+        self.se_slope = math.sqrt(self.scale / self.sxx)
+        self.se_intercept = math.sqrt(self.scale * (1 / self.total + self.mx * self.mx / self.sxx))
+
+    def at(self, x: float) -> tuple[float, float]:
+        """The line's value at `x`, and its standard error."""
+        return (self.intercept + self.slope * x,
+                math.sqrt(self.scale * (1 / self.total + (x - self.mx) ** 2 / self.sxx)))
+
+
+def _fit(points: list[tuple[float, float, float]]) -> _Line:
+    return _Line(points)
 
 
 def render_curve(curve: dict[str, Any]) -> list[str]:

@@ -102,7 +102,7 @@ class Plan:
     budget: float | None = None
     precision: float | None = None
     most: int | None = None
-    first: int = 8
+    first: int = 4
 
     def __post_init__(self) -> None:
         self.started = time.monotonic()
