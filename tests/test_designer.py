@@ -52,7 +52,6 @@ def test_a_house_event_brought_into_play_is_found_positive_and_a_null_one_is_not
     assert boom["how"] == quiet["how"] == "brought into play"
     assert boom["came_up"] == quiet["came_up"] == 1.0  # every game with it drew it from its deck
     assert boom["all_seats"]["detectable"] and boom["all_seats"]["diff"] > 0
-    assert boom["games"] < 24  # known before the games ran out: the run stopped playing it
     assert not quiet["all_seats"]["detectable"] and quiet["games"] == 24
     assert house["sequential"]["stopped"] == "games"
     assert any(f.startswith("Boom Times, brought into play (it came up in 100%") for f in house["findings"])
@@ -64,25 +63,60 @@ def test_a_house_event_brought_into_play_is_found_positive_and_a_null_one_is_not
 
 def test_the_game_without_the_card_is_the_same_game_until_the_card_comes_up():
     """The pair shares its seed and its bots' seeds, and the deck holds the same cards above
-    the place the card is put at: the game without it plays the same decisions up to there."""
-    from engine.analysis.bring import Aside, Bring
+    the place the card is put at: both games take the same decisions until it is drawn."""
+    from engine.analysis.bring import Aside, bring_into, played_with
     from engine.analysis.cards import CardRun, entry_of
     from engine.analysis.run import game_seed
     from engine.game.game import Game
+    from engine.players.agents import make_agents
+    from engine.players.loop import play
 
     ruleset = load_ruleset(RAILWAYS, [HOUSE])
     spec = CardRun.of(ruleset, 2, ["random", "random"], ruleset.resolve_options({}, 2), 5, standings=False)
-    copies = [c.index for c in ruleset.cards if entry_of(c) == "Quiet Week"]
+    copies = [c.index for c in ruleset.cards if entry_of(c) in ("Quiet Week", "Boom Times")]
+    quiet = next(c.index for c in ruleset.cards if c.name == "Quiet Week")
     seed = game_seed(5, 0)
-    bring = Bring(ruleset, spec, seed, copies, "event_deck")
-    assert bring.without["depth"] > 0 and 0 <= bring.at < bring.without["depth"]
     aside = Aside(copies, "event_deck")
-    without = Game(ruleset, 2, spec.options, seed, arrange=aside)
-    deck = without.table.cards_in(without.table.zones["event_deck"])
-    assert deck[-1].name == "Quiet Week"  # set aside at the bottom
-    with_it = Game(ruleset, 2, spec.options, seed, arrange=bring)
+    without = Game(ruleset, 2, spec.options, seed, arrange=aside, keep_log=False)
+    deck = without.table.zones["event_deck"]
+    top = list(without.table.cards_in(deck))
+    assert {c.name for c in top[-2:]} == {"Quiet Week", "Boom Times"}  # both set aside at the bottom
+    agents = make_agents(spec.seats, seed)
+    left = []  # the decisions taken before each draw from the deck
+    while not without.over:
+        before = len(without.table.cards_in(deck))
+        without.apply(agents[without.pending.player - 1].choose(view_of(without)))
+        left += [len(without.decisions) - 1] * (before - len(without.table.cards_in(deck)))
+    depth = aside.depth(without)
+    assert depth == len(left) > 2
+    brought = played_with(ruleset, spec, seed, aside, quiet, depth)
+    at = brought["at"]
+    assert 0 <= at < depth and brought["came_up"]
+    with_it = Game(ruleset, 2, spec.options, seed, arrange=lambda g: bring_into(g, Aside(copies, "event_deck"), quiet, at))
     placed = with_it.table.cards_in(with_it.table.zones["event_deck"])
-    assert placed[bring.at].name == "Quiet Week" and placed[:bring.at] == deck[:bring.at]
+    assert placed[at].name == "Quiet Week" and placed[:at] == top[:at]
+    play(with_it, make_agents(spec.seats, seed))
+    assert with_it.decisions[:left[at]] == without.decisions[:left[at]]
+
+
+def view_of(game):
+    from engine.game.view import view
+    return view(game, game.pending.player)
+
+
+def test_a_card_known_early_stops_playing_while_the_others_go_on():
+    """Each card is played until it is known: Ash (worth 1, slightly weak against the Crown's
+    10) sooner than the Crown here, whose games are far apart; each is then detectable or
+    bounded within the precision, and the run stops."""
+    ruleset = load_ruleset(TOYS / "strong_card.yaml")
+    result = cards(ruleset, 2, 0, 1, ruleset.resolve_options({}, 2), wanted=["Crown", "Ash"],
+                   plan=Plan(precision=0.03, most=4000))
+    by = {r["card"]: r["strength"] for r in result["cards"]}
+    assert by["Crown"]["strength"]["detectable"] and by["Crown"]["strength"]["diff"] > 0
+    assert by["Ash"]["games"] != by["Crown"]["games"]  # each stopped when it was known
+    for cell in (by["Ash"]["strength"], by["Crown"]["strength"]):
+        assert settled(cell, 0.03)
+    assert result["sequential"]["stopped"] == "known"
 
 
 def test_a_budget_stops_the_run_and_says_so():

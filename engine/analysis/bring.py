@@ -6,9 +6,10 @@ where it comes up, and comes up in few of them when its deck is deep: the games 
 not dilute its effect with noise. So a pair of games is played on one seed, both arranged
 (Game's `arrange` hook, after setup) from the same table:
 
-- without it: every copy of the card goes to the bottom of the zone it starts in (its deck);
-  a copy setup took out of the deck changes places with the deck's bottom card. The game is
-  played, and the cards of the deck that left it are counted: the depth the game reached.
+- without it: every copy of the card (of every card of its deck the run measures this way)
+  goes to the bottom of the zone it starts in (its deck); a copy setup took out of the deck
+  changes places with the deck's bottom card. The game is played, and the cards of the deck
+  that left it are counted: the depth the game reached. One game without serves every card.
 - with it: the same, then one copy is put at a place drawn from the seed among the first
   `depth` places of the deck. Nothing that draws from the game's chance has happened yet, so
   both games are the same game until that place is drawn: the card surely comes up, at a point
@@ -38,7 +39,8 @@ def home(ruleset: Ruleset, entry: str, entry_of: Any) -> str | None:
 
 
 class Aside:
-    """The arrangement of the game without the card: its copies at the bottom of its deck."""
+    """The arrangement of the game without the cards: the copies of each card measured (`copies`,
+    by index) at the bottom of their deck (`zone`)."""
 
     def __init__(self, copies: list[int], zone: str):
         self.copies, self.zone = copies, zone
@@ -74,31 +76,27 @@ def _swap(game: Game, card: Card, other: Card) -> None:
         flags[card.index], flags[other.index] = flags[other.index], flags[card.index]
 
 
-class Bring:
-    """The arrangement of the game with the card; made by playing the game without it first
-    (`without`: its scores, decisions, end reason and depth)."""
+def bring_into(game: Game, aside: Aside, copy: int, at: int | None) -> None:
+    """Arrange `game` with one card brought in: every card set aside as `aside` does, then
+    card `copy` put at place `at` of its deck (None: no place is drawn from, it stays aside)."""
+    aside(game)
+    card = game.table.cards[copy]
+    deck = game.table.zones[aside.zone]
+    if at is not None and game.table.zone_of(card) is deck:
+        game.table.move(card, deck, at)
 
-    def __init__(self, ruleset: Ruleset, spec: Any, seed: int, copies: list[int], zone: str):
-        self.aside = Aside(copies, zone)
-        base = Game(ruleset, spec.players, spec.options, seed, arrange=self.aside, keep_log=False, rewind=False)
-        agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=spec.isolation())
-        play(base, agents, max_decisions=spec.max_decisions)
-        depth = self.aside.depth(base)
-        self.copy = copies[0]
-        self.at = derived_seed(seed, "bring", copies[0]) % depth if depth else None  # None: nothing drawn
-        self.without: dict[str, Any] = {
-            "scores": {str(p): v for p, v in base.scores().items()},
-            "winners": [str(p) for p in base.winners(base.scores())],
-            "decisions": len(base.decisions), "depth": depth, "at": self.at}
 
-    def __call__(self, game: Game) -> None:
-        self.aside(game)
-        card = game.table.cards[self.copy]
-        deck = game.table.zones[self.aside.zone]
-        if self.at is not None and game.table.zone_of(card) is deck:
-            game.table.move(card, deck, self.at)
-
-    def came_up(self, game: Game) -> bool:
-        """Did the card leave its deck in the game with it (having been put into it)?"""
-        return self.at is not None and game.table.zone_of(game.table.cards[self.copy]) is not \
-            game.table.zones[self.aside.zone]
+def played_with(ruleset: Ruleset, spec: Any, seed: int, aside: Aside, copy: int, depth: int) -> dict[str, Any]:
+    """The game of `seed` with card `copy` brought in at a place drawn from the seed among
+    the first `depth` of its deck: its scores, winners, decisions and whether it came up."""
+    at = derived_seed(seed, "bring", copy) % depth if depth else None
+    own = Aside(aside.copies, aside.zone)
+    game = Game(ruleset, spec.players, spec.options, seed, arrange=lambda g: bring_into(g, own, copy, at),
+                keep_log=False, rewind=False)
+    agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=spec.isolation())
+    play(game, agents, max_decisions=spec.max_decisions)
+    final = game.scores()
+    deck = game.table.zones[aside.zone]
+    return {"scores": {str(p): v for p, v in final.items()}, "winners": [str(p) for p in game.winners(final)],
+            "decisions": len(game.decisions), "at": at,
+            "came_up": at is not None and game.table.zone_of(game.table.cards[copy]) is not deck}

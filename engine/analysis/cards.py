@@ -36,9 +36,9 @@ from ..game.game import Decision, Game
 from ..game.view import view
 from ..rules.ruleset import Ruleset, load_ruleset
 from . import sequential
-from .bring import Bring, home
+from .bring import Aside, home, played_with
 from .progress import progress_display, status_display
-from .run import MAX_DECISIONS, RunSpec, game_seed
+from .run import MAX_DECISIONS, RunSpec
 from .runfile import RunFile
 from .sequential import Plan
 from .simulate import Interrupted, win_share
@@ -170,27 +170,37 @@ class CardRun(RunSpec):
 
     side: str = AS_IS
     entry: str = ""
+    # Brought into play (bring.py): the cards brought in, one game each, and the cards of the
+    # run set aside in the game without them all, which every one of them is measured against.
+    entries: tuple[str, ...] = ()
+    aside: tuple[str, ...] = ()
 
     def load(self) -> Ruleset:
         return load_ruleset(self.ruleset, self.extensions, remove=[self.entry] if self.side == WITHOUT else [])
 
-    def arrangement(self, ruleset: Ruleset, number: int) -> Bring | None:
-        """Brought into play, the game is arranged from the same game played without the card
-        (bring.py), which is played first, here."""
+    def arrangement(self, ruleset: Ruleset, number: int) -> Aside | None:
+        """Brought into play, the game played is the game without the cards (bring.py); the
+        games with each are played after it, in play_out."""
         if self.side != BROUGHT:
             return None
-        copies = [c.index for c in ruleset.cards if entry_of(c) == self.entry]
-        zone = home(ruleset, self.entry, entry_of)
-        return Bring(ruleset, self, game_seed(self.seed, number - 1), copies, zone or "")
+        return Aside(self._copies(ruleset, self.aside), home(ruleset, self.entries[0], entry_of) or "")
+
+    @staticmethod
+    def _copies(ruleset: Ruleset, names: tuple[str, ...]) -> list[int]:
+        return [c.index for c in ruleset.cards if entry_of(c) in names]
 
     def play_out(self, game: Game, agents: list[Any], order: list[int], number: int) -> dict[str, Any]:
         if self.side == WITHOUT:
             return super().play_out(game, agents, order, number)
         if self.side == BROUGHT:
             super().play_out(game, agents, order, number)
-            bring = game.arrange
-            assert isinstance(bring, Bring)
-            return {"without": bring.without, "came_up": bring.came_up(game)}
+            aside = game.arrange
+            if not isinstance(aside, Aside):
+                raise EngineError("a game brought into play lost its arrangement")
+            depth = aside.depth(game)
+            return {"depth": depth, "with": {
+                e: played_with(game.rules, self, game.seed, aside, self._copies(game.rules, (e,))[0], depth)
+                for e in self.entries}}
         seat = restricted_seat(number, self.players) if self.side in (BARRED, FAVOURED) else None
         watch = _Watch(game) if self.side == AS_IS else None
         cap = sys.maxsize if self.max_decisions is None else self.max_decisions
@@ -363,7 +373,7 @@ def _variants(ruleset: Ruleset, base: CardRun, chosen: list[str], use: dict[str,
                 specs.append(replace(base, side=side, entry=entry))
                 rulesets.append(ruleset)
         elif bring_in and home(ruleset, entry, entry_of) is not None:
-            specs.append(replace(base, side=BROUGHT, entry=entry))
+            specs.append(replace(base, side=BROUGHT, entry=entry, entries=(entry,)))
             rulesets.append(ruleset)
         elif entry not in {c.name for c in ruleset.cards}:
             notes[entry] = "never chosen, and it has no name to take it out by"
@@ -375,6 +385,11 @@ def _variants(ruleset: Ruleset, base: CardRun, chosen: list[str], use: dict[str,
                 continue
             specs.append(replace(base, side=WITHOUT, entry=entry, digest=variant.digest))
             rulesets.append(variant)
+    brought = [s for s in specs if s.side == BROUGHT]
+    for i, spec in enumerate(specs):  # the cards of one deck are set aside together
+        if spec.side == BROUGHT:
+            zone = home(ruleset, spec.entry, entry_of)
+            specs[i] = replace(spec, aside=tuple(s.entry for s in brought if home(ruleset, s.entry, entry_of) == zone))
     return specs, rulesets, notes
 
 
@@ -470,19 +485,56 @@ def _play(specs: list[CardRun], rulesets: list[Ruleset], games: int,
 
     if not specs:
         return 0
-    todo = [[n for n in range(1, games + 1) if (s.side, s.entry, n) not in records] for s in specs]
+    specs = _together(specs)
+    rulesets = [rulesets[0]] * len(specs) if all(r is rulesets[0] for r in rulesets) else rulesets
+    todo = [[n for n in range(1, games + 1) if any((s.side, e, n) not in records for e in s.entries or (s.entry,))]
+            for s in specs]
     played = 0
     with closing(play_runs(specs, todo, jobs, backend, address, rulesets)) as stream:
         for side, record in stream:
-            record = {"side": specs[side].side, "entry": specs[side].entry, **record}
-            if store:
-                store.append(record)
-            records[CardsFile.key(record)] = record
-            played += 1
-            step()
+            for one in _split(specs[side], record):
+                if CardsFile.key(one) in records:
+                    continue
+                if store:
+                    store.append(one)
+                records[CardsFile.key(one)] = one
+                played += 1
+                step()
             if plan is not None and plan.out_of_time():
                 break
     return played
+
+
+def _together(specs: list[CardRun]) -> list[CardRun]:
+    """The runs to play: the cards brought into one deck share their games without them (one
+    run plays the game without them all and then one with each), the others as they are."""
+    merged: dict[tuple[str, ...], CardRun] = {}
+    out: list[CardRun] = []
+    for spec in specs:
+        if spec.side != BROUGHT:
+            out.append(spec)
+        elif spec.aside in merged:
+            first = merged[spec.aside]
+            merged[spec.aside] = replace(first, entries=first.entries + spec.entries)
+            out[out.index(first)] = merged[spec.aside]
+        else:
+            merged[spec.aside] = replace(spec, entry="")
+            out.append(merged[spec.aside])
+    return out
+
+
+def _split(spec: CardRun, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records of a game played by `spec`, tagged with its side and card: for cards
+    brought into play, one a card, each holding the game without them (bring.py)."""
+    if spec.side != BROUGHT:
+        return [{"side": spec.side, "entry": spec.entry, **record}]
+    head = {k: record[k] for k in ("game", "seed", "seats", "options")}
+    if "error" in record:
+        return [{"side": BROUGHT, "entry": e, **record} for e in spec.entries]
+    without = {"scores": record["scores"], "winners": record["winners"], "decisions": record["decisions"],
+               "depth": record["depth"]}
+    return [{"side": BROUGHT, "entry": e, **head, **{k: v for k, v in record["with"][e].items() if k != "at"},
+             "without": {**without, "at": record["with"][e]["at"]}} for e in spec.entries]
 
 
 # ---------------------------------------------------------------- the measures
