@@ -266,12 +266,19 @@ def _parser() -> argparse.ArgumentParser:
                         "strength is the difference in that seat's win share, with a paired 95% interval "
                         "(restricted play, Jaffe et al. 2012). For each card never chosen (events that act on "
                         "everyone), GAMES games without it in the deck: each seat's score change in the games "
-                        "where it came up. So a run plays up to GAMES x (1 + 2 x cards) games: limit it with "
-                        "--card. A sentence tells every card whose effect is detectable at 95%. --out keeps the "
-                        "games as they end; the same command again plays only those not in it."),
+                        "where it came up (with --bring-in: in games arranged so that it comes up, against the same "
+                        "games without it). So a run plays up to GAMES x (1 + 2 x cards) games: limit it with "
+                        "--card, or give --budget 4m (and --precision X) to play in rounds until each card is "
+                        "known, with intervals that stay valid however often they are looked at. A sentence tells "
+                        "every card whose effect is detectable at 95%. Kinds marked analysis: false (markers, "
+                        "tokens) are left out. --out keeps the games as they end; the same command again plays only "
+                        "those not in it."),
                         epilog="examples:\n  engine cards GAME -n 4 -g 200 --card \"A CARD\" --card \"ANOTHER\"\n"
                         "  engine cards GAME -n 3 -g 30 --card A_KIND --seats greedy,greedy,greedy\n"
                         "  engine cards GAME -n 4 --with my_cards.yaml --card MY_CARD --out cards.jsonl\n"
+                        "  engine cards GAME -n 4 --with my_events.yaml --card MY_EVENT --seats scout,scout,scout,scout "
+                        "--budget 4m\n"
+                        "  engine cards GAME -n 3 --card A_KIND --curve cost\n"
                         "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(cd)

@@ -64,7 +64,7 @@ def test_a_house_event_brought_into_play_is_found_positive_and_a_null_one_is_not
 def test_the_game_without_the_card_is_the_same_game_until_the_card_comes_up():
     """The pair shares its seed and its bots' seeds, and the deck holds the same cards above
     the place the card is put at: both games take the same decisions until it is drawn."""
-    from engine.analysis.bring import Aside, bring_into, played_with
+    from engine.analysis.bring import Aside, Draws, bring_into, played_with
     from engine.analysis.cards import CardRun, entry_of
     from engine.analysis.run import game_seed
     from engine.game.game import Game
@@ -97,6 +97,11 @@ def test_the_game_without_the_card_is_the_same_game_until_the_card_comes_up():
     assert placed[at].name == "Quiet Week" and placed[:at] == top[:at]
     play(with_it, make_agents(spec.seats, seed))
     assert with_it.decisions[:left[at]] == without.decisions[:left[at]]
+    # Played on from the position before that draw (Draws), as engine cards plays it, it is the same game.
+    again = Game(ruleset, 2, spec.options, seed, arrange=Aside(copies, "event_deck"), keep_log=False)
+    draws = Draws(again, make_agents(spec.seats, seed), again.arrange, None, [])
+    assert draws.depth == depth and again.decisions == without.decisions
+    assert draws.played_with(ruleset, spec, seed, quiet) == {**brought, "decisions": len(with_it.decisions)}
 
 
 def view_of(game):

@@ -14,7 +14,10 @@ not dilute its effect with noise. So a pair of games is played on one seed, both
   `depth` places of the deck. Nothing that draws from the game's chance has happened yet, so
   both games are the same game until that place is drawn: the card surely comes up, at a point
   spread evenly over the part of the game where its deck's cards come up, and displaces the
-  last card the game without it drew.
+  last card the game without it drew. It is not played from the start: the game without it
+  kept, before each decision that drew from the deck, the game and its bots (`Draws`), and
+  the game with it goes on from the position before its draw, the card put where the draw
+  takes it (from the start, `played_with`, where bots cannot be copied).
 
 The difference of the two games' scores is the card's effect where it comes up, with the
 other cards of its deck as they fall. Both games are arranged, so bots that replay a game's
@@ -22,11 +25,14 @@ history to read hidden cards (game/belief.py) replay neither: they see both alik
 """
 from __future__ import annotations
 
+import copy
+import sys
 from typing import Any
 
 from ..core.table import Card, Zone
 from ..game.game import Game
 from ..game.seeds import derived_seed
+from ..game.view import view
 from ..players.agents import make_agents
 from ..players.loop import play
 from ..rules.ruleset import Ruleset
@@ -100,3 +106,62 @@ def played_with(ruleset: Ruleset, spec: Any, seed: int, aside: Aside, copy: int,
     return {"scores": {str(p): v for p, v in final.items()}, "winners": [str(p) for p in game.winners(final)],
             "decisions": len(game.decisions), "at": at,
             "came_up": at is not None and game.table.zone_of(game.table.cards[copy]) is not deck}
+
+
+class Draws:
+    """The game without the cards, played by its agents while watching its deck: before each
+    decision that draws from the deck, the game and its agents as they were (`before`, one
+    entry a card drawn, with how many had been drawn before it). A game with a card brought in
+    at place `at` is then that position, the card put where the draw takes it, played on: the
+    same game up to there by construction, and not played twice."""
+
+    def __init__(self, game: Game, agents: list[Any], aside: Aside, max_decisions: int | None, order: list[int]):
+        self.aside = aside
+        self.before: list[tuple[Game, list[Any], int]] = []
+        deck = game.table.zones[aside.zone]
+        cap = sys.maxsize if max_decisions is None else max_decisions
+        self.copyable = _copyable(agents)
+        drawn = 0
+        while not game.over and len(game.decisions) < cap:
+            player = game.pending.player
+            if player not in order:
+                order.append(player)
+            saved = (game.clone(), copy.deepcopy(agents)) if self.copyable else None
+            game.apply(agents[player - 1].choose(view(game, player)))
+            now = aside.depth(game)
+            if saved is not None:
+                self.before += [(saved[0], saved[1], drawn)] * (now - drawn)
+            drawn = now
+        self.depth = drawn
+        self.max_decisions = cap
+        self._deck = deck
+
+    def played_with(self, ruleset: Ruleset, spec: Any, seed: int, copy_index: int) -> dict[str, Any]:
+        """The game with card `copy_index` brought in at a place drawn from the seed (see
+        `played_with` below, which plays it from the start where agents cannot be copied)."""
+        if not self.copyable:
+            return played_with(ruleset, spec, seed, self.aside, copy_index, self.depth)
+        at = derived_seed(seed, "bring", copy_index) % self.depth if self.depth else None
+        if at is None:
+            return played_with(ruleset, spec, seed, self.aside, copy_index, 0)
+        saved, agents, drawn = self.before[at]
+        game, agents = saved.clone(), copy.deepcopy(agents)
+        deck = game.table.zones[self.aside.zone]
+        card = game.table.cards[copy_index]
+        if game.table.zone_of(card) is deck:
+            game.table.move(card, deck, at - drawn)
+        while not game.over and len(game.decisions) < self.max_decisions:
+            game.apply(agents[game.pending.player - 1].choose(view(game, game.pending.player)))
+        final = game.scores()
+        return {"scores": {str(p): v for p, v in final.items()}, "winners": [str(p) for p in game.winners(final)],
+                "decisions": len(game.decisions), "at": at,
+                "came_up": game.table.zone_of(card) is not deck}
+
+
+def _copyable(agents: list[Any]) -> bool:
+    """Can the agents be copied mid-game (bots of this process: not those playing in processes of their own)?"""
+    try:
+        copy.deepcopy(agents)
+    except Exception:  # an agent that holds a process, a socket or a lock: play from the start instead
+        return False
+    return True

@@ -36,7 +36,7 @@ from ..game.game import Decision, Game
 from ..game.view import view
 from ..rules.ruleset import Ruleset, load_ruleset
 from . import sequential
-from .bring import Aside, home, played_with
+from .bring import Aside, Draws, home
 from .progress import progress_display, status_display
 from .run import MAX_DECISIONS, RunSpec
 from .runfile import RunFile
@@ -193,13 +193,12 @@ class CardRun(RunSpec):
         if self.side == WITHOUT:
             return super().play_out(game, agents, order, number)
         if self.side == BROUGHT:
-            super().play_out(game, agents, order, number)
             aside = game.arrange
             if not isinstance(aside, Aside):
                 raise EngineError("a game brought into play lost its arrangement")
-            depth = aside.depth(game)
-            return {"depth": depth, "with": {
-                e: played_with(game.rules, self, game.seed, aside, self._copies(game.rules, (e,))[0], depth)
+            draws = Draws(game, agents, aside, self.max_decisions, order)
+            return {"depth": draws.depth, "with": {
+                e: draws.played_with(game.rules, self, game.seed, self._copies(game.rules, (e,))[0])
                 for e in self.entries}}
         seat = restricted_seat(number, self.players) if self.side in (BARRED, FAVOURED) else None
         watch = _Watch(game) if self.side == AS_IS else None

@@ -27,7 +27,7 @@ from ..core.errors import EngineError
 from .stats import summary
 
 ALPHA = 0.05  # the chance, over the whole run, that any interval shown misses its effect
-TUNED = 100  # games at which the interval is narrowest for its spread
+TUNED = 50  # games at which the interval is narrowest for its spread (budgeted runs of bots reach tens)
 FEWEST = 10  # games below which nothing is called detectable (the spread is not known yet)
 FEWEST_BOUNDED = 30  # games below which no effect is called bounded: a spread of 0 in 10 games says little
 
