@@ -135,15 +135,15 @@ def test_a_budget_stops_the_run_and_says_so():
 
 
 def test_always_valid_intervals_hold_however_often_they_are_looked_at():
-    """Under no effect, an interval looked at after every game from the 10th to the 400th
-    leaves out zero at some look in few runs: at most 5% (here 3 of 200); the fixed-n 95%
-    interval, looked at as often, does in far more."""
+    """Under no effect, an interval looked at after every game from the 10th to the 300th
+    leaves out zero at some look in about 5% of the runs at most (here 22 of 500: 4.4%); the
+    fixed-n 95% interval, looked at as often, in far more (here 205 of 500)."""
     rng = random.Random(3)
     ever_cs = ever_fixed = 0
-    for _ in range(200):
+    for _ in range(500):
         total = squares = 0.0
         crossed_cs = crossed_fixed = False
-        for n in range(1, 401):
+        for n in range(1, 301):
             x = rng.gauss(0, 1)
             total += x
             squares += x * x
@@ -155,7 +155,7 @@ def test_always_valid_intervals_hold_however_often_they_are_looked_at():
             crossed_fixed |= abs(mean) > 1.96 * sd / math.sqrt(n)
         ever_cs += crossed_cs
         ever_fixed += crossed_fixed
-    assert ever_cs <= 10 and ever_fixed >= 3 * max(ever_cs, 10)
+    assert ever_cs <= 0.05 * 500 and ever_fixed >= 5 * ever_cs
 
 
 def test_an_interval_is_settled_when_detectable_or_narrow_enough():

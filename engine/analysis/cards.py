@@ -42,7 +42,7 @@ from .run import MAX_DECISIONS, RunSpec
 from .runfile import RunFile
 from .sequential import Plan
 from .simulate import Interrupted, win_share
-from .stats import Z95, summary
+from .stats import Z95, summary, t95
 
 AS_IS, BARRED, FAVOURED, WITHOUT, BROUGHT = "as is", "barred", "favoured", "without", "brought in"
 
@@ -538,20 +538,7 @@ def _split(spec: CardRun, record: dict[str, Any]) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- the measures
 
-# The two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom; the normal's beyond.
-# A card that comes up in a few games is judged on a few pairs, where the normal's interval is
-# too narrow: two equal differences would read as detectable.
-T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-       2.045, 2.042)
-
-
 FEWEST = 5  # pairs below which nothing is called detectable: two equal differences have no spread
-
-
-def t95(n: int) -> float:
-    """The multiplier of the standard error for a 95% interval of the mean of `n` values."""
-    return T95[n - 2] if 2 <= n <= len(T95) + 1 else Z95
 
 
 def _difference(a: list[float], b: list[float]) -> dict[str, Any]:
