@@ -153,6 +153,15 @@ def _parser() -> argparse.ArgumentParser:
                         help="an isolated bot that takes longer over a decision gets a random option instead, "
                         "and the run says so (default: 60)")
 
+    def until_known(sp: argparse.ArgumentParser, what: str) -> None:
+        """A run that stops when it knows (analysis/sequential.py): cards and compare."""
+        sp.add_argument("--budget", metavar="DURATION", help=f"play in rounds, on every core, until {what} is "
+                        "detectable or bounded within --precision, or DURATION (4m, 90s, 1h30m) is spent; "
+                        "--games is then not used, and the intervals are always valid (a confidence sequence)")
+        sp.add_argument("--precision", type=float, metavar="X", help=f"with or without --budget: stop once {what} "
+                        "is detectable or its interval's half width is at most X (in its own unit: points, or "
+                        "a win share as a fraction)")
+
     pl = sub.add_parser("play", help="play a game at the terminal",
                         description=_wrap("Play one game. By default you take seat 1 and mcts bots (Monte Carlo "
                         "tree search) the others; --seats human,random,greedy gives you easier ones. Each decision "
@@ -224,6 +233,9 @@ def _parser() -> argparse.ArgumentParser:
     run_args(c, 1000, "games of each variant")
     c.add_argument("--seats", help="comma-separated bots, one per player (below; default: random for every seat)")
     c.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    c.add_argument("--out", metavar="FILE.jsonl", help="append each game's record to FILE as it ends; if FILE "
+                   "holds games of the same comparison, play only the others")
+    until_known(c, "the change to every seat's score and to their mean")
     c.add_argument("--against", action="store_true",
                    help="the --with FILE and --option NAME=VALUE after it make the variant to compare against")
 
@@ -254,12 +266,19 @@ def _parser() -> argparse.ArgumentParser:
                         "strength is the difference in that seat's win share, with a paired 95% interval "
                         "(restricted play, Jaffe et al. 2012). For each card never chosen (events that act on "
                         "everyone), GAMES games without it in the deck: each seat's score change in the games "
-                        "where it came up. So a run plays up to GAMES x (1 + 2 x cards) games: limit it with "
-                        "--card. A sentence tells every card whose effect is detectable at 95%. --out keeps the "
-                        "games as they end; the same command again plays only those not in it."),
+                        "where it came up (with --bring-in: in games arranged so that it comes up, against the same "
+                        "games without it). So a run plays up to GAMES x (1 + 2 x cards) games: limit it with "
+                        "--card, or give --budget 4m (and --precision X) to play in rounds until each card is "
+                        "known, with intervals that stay valid however often they are looked at. A sentence tells "
+                        "every card whose effect is detectable at 95%. Kinds marked analysis: false (markers, "
+                        "tokens) are left out. --out keeps the games as they end; the same command again plays only "
+                        "those not in it."),
                         epilog="examples:\n  engine cards GAME -n 4 -g 200 --card \"A CARD\" --card \"ANOTHER\"\n"
                         "  engine cards GAME -n 3 -g 30 --card A_KIND --seats greedy,greedy,greedy\n"
                         "  engine cards GAME -n 4 --with my_cards.yaml --card MY_CARD --out cards.jsonl\n"
+                        "  engine cards GAME -n 4 --with my_events.yaml --card MY_EVENT --seats scout,scout,scout,scout "
+                        "--budget 4m\n"
+                        "  engine cards GAME -n 3 --card A_KIND --curve cost\n"
                         "How to read it: docs/balance.md.\n\n" + SEATS_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     game_args(cd)
@@ -276,6 +295,12 @@ def _parser() -> argparse.ArgumentParser:
                     help="local: processes of this machine (default); ray: tasks of a Ray cluster")
     cd.add_argument("--address", metavar="HOST:PORT", help="with --backend ray, the address of a running Ray "
                     "cluster (default: start Ray on this machine)")
+    until_known(cd, "each card's effect")
+    cd.add_argument("--bring-in", action="store_true", help="bring each card nobody chooses into play: each game "
+                    "with it arranged so that it comes up, against the same game without it (always so with "
+                    "--budget or --precision)")
+    cd.add_argument("--curve", metavar="PROPERTY", help="fit the cards' strength per copy to this property of "
+                    "theirs (a cost) by least squares, and list the cards off the curve, with intervals")
     cd.add_argument("--html", metavar="FILE", help="also write the report with its plots to FILE, one "
                     "self-contained HTML page (needs matplotlib: pip install matplotlib)")
     cd_shown = cd.add_mutually_exclusive_group()
@@ -764,9 +789,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EngineError("--games must be at least 2 to compare")
     changed = _variant(args, args.extensions, args.option, players)
     base = _variant(args, args.base.extensions, args.base.option, players)
+    for name in ("SIGTERM", "SIGHUP"):  # a kill stops the run as Ctrl-C does: --out keeps its games
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
     seats = _seats(args.seats, players, bots=True, isolation=_isolation(args, base.ruleset))
-    result = compare(changed, base, players, args.games, seed, seats, args.max_decisions, progress=stderr_if_tty(),
-                     jobs=_jobs(args.jobs), isolate=args.isolate, time_limit=args.time_limit)
+    try:
+        result = compare(changed, base, players, args.games, seed, seats, args.max_decisions,
+                         progress=stderr_if_tty(), jobs=_jobs(args.jobs), isolate=args.isolate,
+                         time_limit=args.time_limit, out=args.out, plan=_plan(args))
+    except Interrupted as stop:
+        print(f"engine: {stop}", file=sys.stderr)
+        return 130
     return _show(result, args.json, render_compare)
 
 
@@ -793,10 +826,11 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if args.html:
         require_matplotlib()  # before the games, not after
     seats = _long_run(args, ruleset, players)
+    plan = _plan(args)
     try:
         result = cards(ruleset, players, args.games, seed, options, seats, args.card, args.max_decisions,
                        args.jobs, args.backend, args.address, args.out, stderr_if_tty(), args.isolate,
-                       args.time_limit)
+                       args.time_limit, args.bring_in, plan, args.curve)
     except Interrupted as stop:
         print(f"engine: {stop}", file=sys.stderr)
         return 130
@@ -810,6 +844,14 @@ def cmd_cards(args: argparse.Namespace) -> int:
         cards_report.write_html(result, args.html)
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
+
+
+def _plan(args: argparse.Namespace) -> Any:
+    """The plan of a run that stops when it knows, or None for a run of --games games."""
+    if args.budget is None and args.precision is None:
+        return None
+    from .analysis.sequential import Plan, parse_duration
+    return Plan(budget=None if args.budget is None else parse_duration(args.budget), precision=args.precision)
 
 
 def _long_run(args: argparse.Namespace, ruleset: Ruleset, players: int) -> list[str]:

@@ -35,13 +35,16 @@ from ..core.text import typed
 from ..game.game import Decision, Game
 from ..game.view import view
 from ..rules.ruleset import Ruleset, load_ruleset
-from .progress import progress_display
+from . import sequential
+from .bring import Aside, Draws, home
+from .progress import progress_display, status_display
 from .run import MAX_DECISIONS, RunSpec
 from .runfile import RunFile
+from .sequential import Plan
 from .simulate import Interrupted, win_share
-from .stats import Z95, summary
+from .stats import Z95, summary, t95
 
-AS_IS, BARRED, FAVOURED, WITHOUT = "as is", "barred", "favoured", "without"
+AS_IS, BARRED, FAVOURED, WITHOUT, BROUGHT = "as is", "barred", "favoured", "without", "brought in"
 
 
 def entry_of(card: Card) -> str:
@@ -61,7 +64,7 @@ def select(ruleset: Ruleset, wanted: list[str] | None) -> list[str]:
     nearest one."""
     known = entries(ruleset)
     if not wanted:
-        return list(known)
+        return [e for e, kind in known.items() if kind not in ruleset.unanalysed]
     chosen: set[str] = set()
     for name in wanted:
         if name in known:
@@ -167,13 +170,36 @@ class CardRun(RunSpec):
 
     side: str = AS_IS
     entry: str = ""
+    # Brought into play (bring.py): the cards brought in, one game each, and the cards of the
+    # run set aside in the game without them all, which every one of them is measured against.
+    entries: tuple[str, ...] = ()
+    aside: tuple[str, ...] = ()
 
     def load(self) -> Ruleset:
         return load_ruleset(self.ruleset, self.extensions, remove=[self.entry] if self.side == WITHOUT else [])
 
+    def arrangement(self, ruleset: Ruleset, number: int) -> Aside | None:
+        """Brought into play, the game played is the game without the cards (bring.py); the
+        games with each are played after it, in play_out."""
+        if self.side != BROUGHT:
+            return None
+        return Aside(self._copies(ruleset, self.aside), home(ruleset, self.entries[0], entry_of) or "")
+
+    @staticmethod
+    def _copies(ruleset: Ruleset, names: tuple[str, ...]) -> list[int]:
+        return [c.index for c in ruleset.cards if entry_of(c) in names]
+
     def play_out(self, game: Game, agents: list[Any], order: list[int], number: int) -> dict[str, Any]:
         if self.side == WITHOUT:
             return super().play_out(game, agents, order, number)
+        if self.side == BROUGHT:
+            aside = game.arrange
+            if not isinstance(aside, Aside):
+                raise EngineError("a game brought into play lost its arrangement")
+            draws = Draws(game, agents, aside, self.max_decisions, order)
+            return {"depth": draws.depth, "with": {
+                e: draws.played_with(game.rules, self, game.seed, self._copies(game.rules, (e,))[0])
+                for e in self.entries}}
         seat = restricted_seat(number, self.players) if self.side in (BARRED, FAVOURED) else None
         watch = _Watch(game) if self.side == AS_IS else None
         cap = sys.maxsize if self.max_decisions is None else self.max_decisions
@@ -236,40 +262,48 @@ def cards(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[s
           seats: list[str] | None = None, wanted: list[str] | None = None,
           max_decisions: int | None = MAX_DECISIONS, jobs: int | None = 1, backend: str = "local",
           address: str | None = None, out: str | Path | None = None, progress: TextIO | None = None,
-          isolate: str = "files", time_limit: float = 60.0) -> dict[str, Any]:
+          isolate: str = "files", time_limit: float = 60.0, bring_in: bool = False,
+          plan: Plan | None = None, curve: str | None = None) -> dict[str, Any]:
     """What each card of `wanted` (all: None) is worth: `games` games as they are, then for
     each card `games` games of each of its variants (barred and favoured for a card a seat
-    chose in them; without it for one never chosen), on the same seeds. See the module."""
+    chose in them; for one never chosen, without it, or with `bring_in` brought into play
+    against the same game without it: bring.py), on the same seeds. With a `plan`
+    (sequential.py), rounds of games until each card's effect is known or the budget is spent,
+    with always-valid intervals; a card never chosen is then brought into play. With `curve`,
+    the strengths fitted to that property of the cards (curve.py). See the module."""
     chosen = select(ruleset, wanted)
+    if curve is not None:
+        from .curve import property_values
+        property_values(ruleset, curve)  # a mistyped property is told before any game is played
     seats = seats or ["random"] * players
     base = CardRun.of(ruleset, players, seats, options, seed, max_decisions, isolate, time_limit,
                       standings=False)  # a card's worth needs no game quality
-    store = CardsFile.open(out, base, games) if out is not None else None
+    store = CardsFile.open(out, base, games if plan is None else plan.most or 0) if out is not None else None
     records: dict[tuple[str, str, int], dict[str, Any]] = dict(store.records) if store else {}
     started = time.perf_counter()
-    played, planned = 0, games
+    processes = _processes(jobs)
+    first = games if plan is None else plan.next_target(0, None, 1, processes)
+    played, planned = 0, first
+    reached: dict[str, int] = {}
+    stopped = "games"
     try:
-        played += _play([base], [ruleset], games, records, store, jobs, backend, address, progress)
-        as_is = [records[(AS_IS, "", n)] for n in range(1, games + 1)]
+        with progress_display(progress if plan is None else None, first,
+                              sum((AS_IS, "", n) in records for n in range(1, first + 1))) as step:
+            played += _play([base], [ruleset], first, records, store, jobs, backend, address, step, plan)
+        as_is = _kept(records, AS_IS, "", first)
         use = {e: usage(e, as_is, players) for e in chosen}
-        specs, rulesets, notes = [base], [ruleset], {}
-        for entry in chosen:
-            if use[entry]["played_per_game"] > 0:
-                for side in (BARRED, FAVOURED):
-                    specs.append(replace(base, side=side, entry=entry))
-                    rulesets.append(ruleset)
-            elif entry not in {c.name for c in ruleset.cards}:
-                notes[entry] = "never chosen, and it has no name to take it out by"
-            else:
-                try:
-                    variant = load_ruleset(ruleset.loaded_as, ruleset.extensions, remove=[entry])
-                except RulesetError as exc:
-                    notes[entry] = f"never chosen; the rules do not load without it: {exc.diagnostics[0].message}"
-                    continue
-                specs.append(replace(base, side=WITHOUT, entry=entry, digest=variant.digest))
-                rulesets.append(variant)
-        planned = games * len(specs)
-        played += _play(specs[1:], rulesets[1:], games, records, store, jobs, backend, address, progress)
+        specs, rulesets, notes = _variants(ruleset, base, chosen, use, bring_in or plan is not None)
+        if plan is None:
+            planned = games * len(specs)
+            left = sum((s.side, s.entry, n) not in records for s in specs[1:] for n in range(1, games + 1))
+            with progress_display(progress, games * (len(specs) - 1), games * (len(specs) - 1) - left) as step:
+                played += _play(specs[1:], rulesets[1:], games, records, store, jobs, backend, address, step)
+            reached = {e: games for e in chosen}
+        else:
+            more, reached, stopped = _rounds(plan, specs, rulesets, chosen, first, records, store, jobs, backend,
+                                             address, progress, players, processes)
+            played += more
+            planned = played
     except KeyboardInterrupt:
         raise Interrupted(len(records), planned, out) from None
     finally:
@@ -277,68 +311,234 @@ def cards(ruleset: Ruleset, players: int, games: int, seed: int, options: dict[s
             store.close()
     elapsed = time.perf_counter() - started
     result: dict[str, Any] = {
-        "ruleset": ruleset.name, "players": players, "seats": seats, "games": games, "seed": seed,
-        "options": options, "extensions": list(ruleset.extensions), "played": played,
+        "ruleset": ruleset.name, "players": players, "seats": seats, "games": max(reached.values(), default=first),
+        "seed": seed, "options": options, "extensions": list(ruleset.extensions), "played": played,
         "seconds": round(elapsed, 3), "seconds_per_game": round(elapsed / played, 4) if played else None,
         "cards": [], "findings": []}
+    if plan is not None:
+        result["sequential"] = {"budget": plan.budget, "precision": plan.precision, "most": plan.most,
+                                "stopped": stopped, "intervals": "always valid (confidence sequence)"}
+    copies = Counter(entry_of(c) for c in ruleset.cards)
     for entry in chosen:
-        row: dict[str, Any] = {"card": entry, "kind": entries(ruleset)[entry], "use": use[entry]}
-        side = {s.side for s in specs if s.entry == entry}
-        if BARRED in side:
-            row["strength"] = strength([records.get((BARRED, entry, n)) for n in range(1, games + 1)],
-                                       [records.get((FAVOURED, entry, n)) for n in range(1, games + 1)], as_is)
-        elif WITHOUT in side:
-            row["removed"] = removed(entry, as_is, [records.get((WITHOUT, entry, n))
-                                                     for n in range(1, games + 1)], players)
+        row = {"card": entry, "kind": entries(ruleset)[entry], "copies": copies[entry], "use": use[entry],
+               **_measure(entry, specs, records, reached.get(entry, first), as_is_up_to(records, reached, entry),
+                          players, plan is not None)}
+        games_here = reached.get(entry, first)
+        if row.get("removed", {}).get("how") == "brought into play" and row["removed"]["games"] \
+                and row["removed"]["came_up"] < 1:
+            notes[entry] = (f"brought into play, it came up in {row['removed']['came_up']:.0%} of the games: its "
+                            "deck is drawn from little or not at all once setup is over (--bring-in does not suit it)")
         if "removed" in row and row["removed"]["failed"]:
-            notes[entry] = (f"without it the rules failed in {row['removed']['failed']} of {games} games: "
+            notes[entry] = (f"without it the rules failed in {row['removed']['failed']} of {games_here} games: "
                             f"{row['removed']['error']}")
         if entry in notes:
             row["note"] = notes[entry]
+        per_copy(row)
         result["cards"].append(row)
     result["cards"] = ranked(result["cards"])
     result["findings"] = findings(result)
+    if curve is not None:
+        from .curve import fit_curve
+        result["curve"] = fit_curve(ruleset, result["cards"], curve)
     return result
+
+
+def _processes(jobs: int | None) -> int:
+    import os
+    return jobs or os.cpu_count() or 1
+
+
+def _kept(records: dict[tuple[str, str, int], dict[str, Any]], side: str, entry: str, games: int
+          ) -> list[dict[str, Any]]:
+    """The records of a variant's games 1..`games` that were played (a stopped round leaves gaps)."""
+    return [records[(side, entry, n)] for n in range(1, games + 1) if (side, entry, n) in records]
+
+
+def as_is_up_to(records: dict[tuple[str, str, int], dict[str, Any]], reached: dict[str, int], entry: str
+                ) -> list[dict[str, Any] | None]:
+    """The games as they are, by number, up to the games the card reached (None: not played)."""
+    top = max(reached.get(entry, 0), max((n for s, _, n in records if s == AS_IS), default=0))
+    return [records.get((AS_IS, "", n)) for n in range(1, top + 1)]
+
+
+def _variants(ruleset: Ruleset, base: CardRun, chosen: list[str], use: dict[str, dict[str, Any]],
+              bring_in: bool) -> tuple[list[CardRun], list[Ruleset], dict[str, str]]:
+    """The runs of every card's variants (the games as they are first), their rulesets, and a
+    note for each card that has none."""
+    specs, rulesets, notes = [base], [ruleset], {}
+    for entry in chosen:
+        if use[entry]["played_per_game"] > 0:
+            for side in (BARRED, FAVOURED):
+                specs.append(replace(base, side=side, entry=entry))
+                rulesets.append(ruleset)
+        elif bring_in and home(ruleset, entry, entry_of) is not None:
+            specs.append(replace(base, side=BROUGHT, entry=entry, entries=(entry,)))
+            rulesets.append(ruleset)
+        elif entry not in {c.name for c in ruleset.cards}:
+            notes[entry] = "never chosen, and it has no name to take it out by"
+        else:
+            try:
+                variant = load_ruleset(ruleset.loaded_as, ruleset.extensions, remove=[entry])
+            except RulesetError as exc:
+                notes[entry] = f"never chosen; the rules do not load without it: {exc.diagnostics[0].message}"
+                continue
+            specs.append(replace(base, side=WITHOUT, entry=entry, digest=variant.digest))
+            rulesets.append(variant)
+    brought = [s for s in specs if s.side == BROUGHT]
+    for i, spec in enumerate(specs):  # the cards of one deck are set aside together
+        if spec.side == BROUGHT:
+            zone = home(ruleset, spec.entry, entry_of)
+            specs[i] = replace(spec, aside=tuple(s.entry for s in brought if home(ruleset, s.entry, entry_of) == zone))
+    return specs, rulesets, notes
+
+
+def _measure(entry: str, specs: list[CardRun], records: dict[tuple[str, str, int], dict[str, Any]], games: int,
+             as_is: list[dict[str, Any] | None], players: int, always_valid: bool) -> dict[str, Any]:
+    """The card's measure over its first `games` games: its strength (restricted play), or the
+    change it makes where it comes up (brought into play, or taken out)."""
+    sides = {s.side for s in specs if s.entry == entry}
+    interval = sequential.interval if always_valid else _paired
+    got = lambda side: [records.get((side, entry, n)) for n in range(1, games + 1)]  # noqa: E731
+    if BARRED in sides:
+        return {"strength": strength(got(BARRED), got(FAVOURED), as_is, interval)}
+    if BROUGHT in sides:
+        return {"removed": brought(got(BROUGHT), players, interval)}
+    if WITHOUT in sides:
+        return {"removed": removed(entry, [a for a in as_is[:games] if a is not None], got(WITHOUT), players,
+                                   interval)}
+    return {}
+
+
+def _settling(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The interval that says whether a card's effect is known: its strength, or its change
+    to the mean score of all seats."""
+    if "strength" in row:
+        return row["strength"]["strength"]
+    if "removed" in row:
+        return row["removed"]["all_seats"]
+    return None
+
+
+def _rounds(plan: Plan, specs: list[CardRun], rulesets: list[Ruleset], chosen: list[str], first: int,
+            records: dict[tuple[str, str, int], dict[str, Any]], store: CardsFile | None, jobs: int | None,
+            backend: str, address: str | None, progress: TextIO | None, players: int, processes: int
+            ) -> tuple[int, dict[str, int], str]:
+    """Rounds of games for the cards whose effect is not known yet, each round to the next
+    target, until none is left, the budget is spent or `plan.most` games are played; the games
+    each card reached, and why the run stopped."""
+    reached = {e: 0 for e in chosen}  # games of each card's variants played so far
+    measured = [e for e in chosen if any(s.entry == e for s in specs)]
+    played, target, stopped = 0, first, "games"
+    started, at_start = time.monotonic(), len(records)
+    with status_display(progress) as show:
+        def line() -> str:
+            cells = []
+            for e in measured:
+                cell = _settling(_measure(e, specs, records, target, as_is_up_to(records, reached, e), players, True))
+                if cell and cell["half_width"] is not None:
+                    cells.append(f"{e} {cell['diff']:+.2f} ± {cell['half_width']:.2f}"
+                                 f"{' *' if sequential.settled(cell, plan.precision) else ''}")
+                else:
+                    cells.append(f"{e} -")
+            left = plan.left()
+            return (f"{target} games a variant" + (f", {_clock(left)} left" if left is not None else "")
+                    + ": " + "; ".join(cells))
+        while True:
+            open_ = [e for e in measured if not sequential.settled(
+                _settling(_measure(e, specs, records, reached[e], as_is_up_to(records, reached, e), players, True))
+                or {}, plan.precision)]
+            if not open_:
+                stopped = "known"
+                break
+            if plan.out_of_time():
+                stopped = "budget"
+                break
+            if plan.most is not None and all(reached[e] >= plan.most for e in open_):
+                break
+            pace = (time.monotonic() - started) * processes / (len(records) - at_start) if len(records) > at_start \
+                else None
+            playing = [s for s in specs[1:] if s.entry in open_]
+            target = plan.next_target(max(reached[e] for e in open_), pace, len(playing), processes)
+            if any(s.side in (BARRED, FAVOURED) for s in playing):
+                playing = [specs[0]] + playing  # restricted play is read against the games as they are
+            for e in open_:
+                reached[e] = target
+            played += _play(playing, [rulesets[specs.index(s)] for s in playing], target, records, store, jobs,
+                            backend, address, lambda: show(line), plan)
+            show(line, force=True)
+    return played, reached, stopped
+
+
+def _clock(seconds: float) -> str:
+    whole = int(round(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def _play(specs: list[CardRun], rulesets: list[Ruleset], games: int,
           records: dict[tuple[str, str, int], dict[str, Any]], store: CardsFile | None, jobs: int | None,
-          backend: str, address: str | None, progress: TextIO | None) -> int:
-    """Play the games of `specs` not yet in `records`, in turns, with a progress bar; each
-    record is tagged with its side and card, kept, and appended to the run file."""
+          backend: str, address: str | None, step: Any, plan: Plan | None = None) -> int:
+    """Play the games 1..`games` of `specs` not yet in `records`, in turns, calling `step` after
+    each; each record is tagged with its side and card, kept, and appended to the run file.
+    With a `plan`, stop once its budget is spent (the games not finished are lost)."""
     from .workers import play_runs  # here, not above: multiprocessing costs every command 7 ms to import
 
     if not specs:
         return 0
-    todo = [[n for n in range(1, games + 1) if (s.side, s.entry, n) not in records] for s in specs]
-    total, left = games * len(specs), sum(map(len, todo))
-    with progress_display(progress, total, total - left) as step, \
-            closing(play_runs(specs, todo, jobs, backend, address, rulesets)) as stream:
+    specs = _together(specs)
+    rulesets = [rulesets[0]] * len(specs) if all(r is rulesets[0] for r in rulesets) else rulesets
+    todo = [[n for n in range(1, games + 1) if any((s.side, e, n) not in records for e in s.entries or (s.entry,))]
+            for s in specs]
+    played = 0
+    with closing(play_runs(specs, todo, jobs, backend, address, rulesets)) as stream:
         for side, record in stream:
-            record = {"side": specs[side].side, "entry": specs[side].entry, **record}
-            if store:
-                store.append(record)
-            records[CardsFile.key(record)] = record
-            step()
-    return left
+            for one in _split(specs[side], record):
+                if CardsFile.key(one) in records:
+                    continue
+                if store:
+                    store.append(one)
+                records[CardsFile.key(one)] = one
+                played += 1
+                step()
+            if plan is not None and plan.out_of_time():
+                break
+    return played
+
+
+def _together(specs: list[CardRun]) -> list[CardRun]:
+    """The runs to play: the cards brought into one deck share their games without them (one
+    run plays the game without them all and then one with each), the others as they are."""
+    merged: dict[tuple[str, ...], CardRun] = {}
+    out: list[CardRun] = []
+    for spec in specs:
+        if spec.side != BROUGHT:
+            out.append(spec)
+        elif spec.aside in merged:
+            first = merged[spec.aside]
+            merged[spec.aside] = replace(first, entries=first.entries + spec.entries)
+            out[out.index(first)] = merged[spec.aside]
+        else:
+            merged[spec.aside] = replace(spec, entry="")
+            out.append(merged[spec.aside])
+    return out
+
+
+def _split(spec: CardRun, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records of a game played by `spec`, tagged with its side and card: for cards
+    brought into play, one a card, each holding the game without them (bring.py)."""
+    if spec.side != BROUGHT:
+        return [{"side": spec.side, "entry": spec.entry, **record}]
+    head = {k: record[k] for k in ("game", "seed", "seats", "options")}
+    if "error" in record:
+        return [{"side": BROUGHT, "entry": e, **record} for e in spec.entries]
+    without = {"scores": record["scores"], "winners": record["winners"], "decisions": record["decisions"],
+               "depth": record["depth"]}
+    return [{"side": BROUGHT, "entry": e, **head, **{k: v for k, v in record["with"][e].items() if k != "at"},
+             "without": {**without, "at": record["with"][e]["at"]}} for e in spec.entries]
 
 
 # ---------------------------------------------------------------- the measures
 
-# The two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom; the normal's beyond.
-# A card that comes up in a few games is judged on a few pairs, where the normal's interval is
-# too narrow: two equal differences would read as detectable.
-T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-       2.045, 2.042)
-
-
 FEWEST = 5  # pairs below which nothing is called detectable: two equal differences have no spread
-
-
-def t95(n: int) -> float:
-    """The multiplier of the standard error for a 95% interval of the mean of `n` values."""
-    return T95[n - 2] if 2 <= n <= len(T95) + 1 else Z95
 
 
 def _difference(a: list[float], b: list[float]) -> dict[str, Any]:
@@ -389,14 +589,14 @@ def _paired(values: list[float]) -> dict[str, Any]:
 
 
 def strength(barred: list[dict[str, Any] | None], favoured: list[dict[str, Any] | None],
-             as_is: list[dict[str, Any]]) -> dict[str, Any]:
+             as_is: list[dict[str, Any] | None], interval: Any = _paired) -> dict[str, Any]:
     """Restricted play, game by game on the same seeds: the restricted seat's win share barred
     from the card and favouring it, less its win share in the game as it is; and the card's
     strength, favoured less barred."""
     bar, fav, both = [], [], []
     acted_bar = acted_fav = games = 0
     for b, f, a in zip(barred, favoured, as_is):
-        if b is None or f is None or any("error" in r for r in (b, f, a)):
+        if b is None or f is None or a is None or any("error" in r for r in (b, f, a)):
             continue
         seat = b["restricted"]
         base = win_share(a, seat)
@@ -406,23 +606,70 @@ def strength(barred: list[dict[str, Any] | None], favoured: list[dict[str, Any] 
         acted_bar += b["acted"] > 0
         acted_fav += f["acted"] > 0
         games += 1
-    return {"games": games, "strength": _paired(both), "barred": _paired(bar), "favoured": _paired(fav),
+    return {"games": games, "strength": interval(both), "barred": interval(bar), "favoured": interval(fav),
             "barred_acted": acted_bar / games if games else 0.0,
             "favoured_acted": acted_fav / games if games else 0.0}
 
 
-def removed(entry: str, as_is: list[dict[str, Any]], without: list[dict[str, Any] | None],
-            players: int) -> dict[str, Any]:
+def removed(entry: str, as_is: list[dict[str, Any] | None], without: list[dict[str, Any] | None],
+            players: int, interval: Any = _paired) -> dict[str, Any]:
     """Each seat's score in the games where the card came up, less its score in the same
     games (same seeds) without the card in the ruleset; and the mean over the seats."""
     seats = [f"P{i}" for i in range(1, players + 1)]
     pairs = [(a, w) for a, w in zip(as_is, without)
-             if w is not None and "error" not in a and "error" not in w and entry in a["cards"]["came_up"]]
-    by_seat = {s: _paired([a["scores"][s] - w["scores"][s] for a, w in pairs]) for s in seats}
-    every = _paired([sum(a["scores"][s] - w["scores"][s] for s in seats) / players for a, w in pairs])
+             if a is not None and w is not None and "error" not in a and "error" not in w
+             and entry in a["cards"]["came_up"]]
+    by_seat = {s: interval([a["scores"][s] - w["scores"][s] for a, w in pairs]) for s in seats}
+    every = interval([sum(a["scores"][s] - w["scores"][s] for s in seats) / players for a, w in pairs])
     failed = [w["error"] for w in without if w is not None and "error" in w]
-    return {"games": len(pairs), "score_by_seat": by_seat, "all_seats": every, "failed": len(failed),
-            **({"error": failed[0]} if failed else {})}
+    return {"how": "taken out", "games": len(pairs), "score_by_seat": by_seat, "all_seats": every,
+            "failed": len(failed), **({"error": failed[0]} if failed else {})}
+
+
+def brought(records: list[dict[str, Any] | None], players: int, interval: Any = _paired) -> dict[str, Any]:
+    """Each seat's score in the game the card was brought into, less its score in the same
+    game without it (bring.py); and the mean over the seats; how many games it came up in, and
+    the win share of each seat, the same way."""
+    seats = [f"P{i}" for i in range(1, players + 1)]
+    pairs = [r for r in records if r is not None and "error" not in r]
+    by_seat = {s: interval([r["scores"][s] - r["without"]["scores"][s] for r in pairs]) for s in seats}
+    every = interval([sum(r["scores"][s] - r["without"]["scores"][s] for s in seats) / players for r in pairs])
+
+    def won(record: dict[str, Any], seat: str) -> float:
+        return 1 / len(record["winners"]) if seat[1:] in record["winners"] else 0.0
+    wins = {s: interval([won(r, s) - won(r["without"], s) for r in pairs]) for s in seats}
+    failed = [r["error"] for r in records if r is not None and "error" in r]
+    return {"how": "brought into play", "games": len(pairs), "score_by_seat": by_seat, "all_seats": every,
+            "win_share_by_seat": wins, "came_up": sum(r["came_up"] for r in pairs) / len(pairs) if pairs else 0.0,
+            "failed": len(failed), **({"error": failed[0]} if failed else {})}
+
+
+MANY_COPIES = 3  # copies from which the report warns that one of them moves little
+
+
+def per_copy(row: dict[str, Any]) -> None:
+    """A card of several copies: restricted play measured them together (always taking one
+    against never taking any), so one copy is worth about that over its copies, which the row
+    gets as `per_copy` (the strength over the copies, as if they added up), with a note where
+    there are many copies, each of which moves little. Brought into play, one copy is
+    measured: `per_copy` is the measure itself."""
+    copies = row["copies"]
+    if copies < 2:
+        return
+    if "strength" in row:
+        cell = row["strength"]["strength"]
+        if cell["diff"] is None:
+            return
+        half = None if cell["half_width"] is None else cell["half_width"] / copies
+        row["per_copy"] = {"diff": cell["diff"] / copies, "half_width": half,
+                           "detectable": half is not None and abs(cell["diff"]) / copies > half}
+        if copies >= MANY_COPIES:
+            note = (f"{copies} copies measured together: one copy is worth about "
+                    f"{_pct(row['per_copy']['diff'], half or 0.0)}; one copy among many moves little (to measure "
+                    "one alone, give it a name of its own in a --with file)")
+            row["note"] = f"{row['note']}; {note}" if "note" in row else note
+    elif row.get("removed", {}).get("how") == "brought into play":
+        row["per_copy"] = dict(row["removed"]["all_seats"])
 
 
 def _size(row: dict[str, Any]) -> float:
@@ -451,6 +698,16 @@ def _num(value: float, half: float) -> str:
     return f"{value:+.1f} ± {half:.1f}"
 
 
+def _copies(row: dict[str, Any]) -> str:
+    """What a finding says of a card's copies."""
+    if row.get("copies", 1) < 2:
+        return ""
+    if "per_copy" in row and "strength" in row:
+        one = row["per_copy"]
+        return f"; its {row['copies']} copies together, one copy about {_pct(one['diff'], one['half_width'] or 0.0)}"
+    return f"; one copy of its {row['copies']}"
+
+
 def findings(result: dict[str, Any]) -> list[str]:
     """A plain sentence for every card whose strength, or whose change to a seat's score, is
     detectable at 95%."""
@@ -466,14 +723,18 @@ def findings(result: dict[str, Any]) -> list[str]:
                         f"{_pct(s['favoured']['diff'], s['favoured']['half_width'])} of its games more, one "
                         f"barred from it {_pct(s['barred']['diff'], s['barred']['half_width'])} (strength "
                         f"{_pct(s['strength']['diff'], s['strength']['half_width'])}, "
-                        f"{s['games']} games each way).")
+                        f"{s['games']} games each way{_copies(row)}).")
         elif "removed" in row:
             r = row["removed"]
             moved = [f"{seat} {_num(v['diff'], v['half_width'])}" for seat, v in r["score_by_seat"].items()
                      if v["detectable"]]
             if r["all_seats"]["detectable"]:
                 moved.append(f"every seat {_num(r['all_seats']['diff'], r['all_seats']['half_width'])} on average")
-            if moved:
+            if moved and r.get("how") == "brought into play":
+                said.append(f"{name}, brought into play (it came up in {r['came_up']:.0%} of {r['games']} games): "
+                            f"scores change by {', '.join(moved)} against the same games without it"
+                            f"{_copies(row)}.")
+            elif moved:
                 said.append(f"{name} (came up in {row['use']['came_up']:.0%} of the games): where it came up, "
                             f"scores change by {', '.join(moved)} against the same games without it "
                             f"({r['games']} games).")

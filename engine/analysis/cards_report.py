@@ -49,7 +49,7 @@ def render_text(result: dict[str, Any]) -> str:
     if strong:
         lines += ["", "Restricted play: the win share of a seat barred from the card or favouring it,",
                   "less the same seat's in the same games as they are; strength = favoured - barred",
-                  f"{'card':<24}{'strength':>14} {'barred':>13}{'favoured':>13}{'offered':>9}"]
+                  f"{'card':<24}{'strength':>14} {'barred':>13}{'favoured':>13}{'offered':>8}{'copies':>7}"]
         for r in strong:
             s = r["strength"]
             lines.append(f"{_short(r['card'], 23):<24}"
@@ -57,26 +57,13 @@ def render_text(result: dict[str, Any]) -> str:
                          f"{_mark(s['strength'])}"
                          f"{_pm(s['barred']['diff'], s['barred']['half_width'], True):>13}"
                          f"{_pm(s['favoured']['diff'], s['favoured']['half_width'], True):>13}"
-                         f"{max(s['barred_acted'], s['favoured_acted']):>9.0%}")
-    out = [r for r in rows if "removed" in r]
-    if out:
-        table = []
-        for r in out:
-            m = r["removed"]
-            cells = [f"{_pm(v['diff'], v['half_width'], False)}{_mark(v)}" for v in m["score_by_seat"].values()]
-            cells.append(f"{_pm(m['all_seats']['diff'], m['all_seats']['half_width'], False)}{_mark(m['all_seats'])}")
-            table.append((r, cells))
-        heads = [*seats, "all"]
-        cell = 1 + max(*(len(c) for _, cells in table for c in cells), *(len(h) for h in heads))
-        name = WIDTH - 8 - cell * (players + 1)
-        alone = name < 12  # too many seats for the names: each name on a line of its own, above its figures
-        lines += ["", "Never chosen, taken out: each seat's score in the games where the card came",
-                  "up, less its score in the same games without it",
-                  f"{'card':<{max(name, 0)}}{'came up':>8}" + "".join(f"{s:>{cell}}" for s in heads)]
-        for r, cells in table:
-            figures = f"{r['use']['came_up']:>8.0%}" + "".join(f"{c:>{cell}}" for c in cells)
-            lines += [r["card"], " " * max(name, 0) + figures] if alone else \
-                [f"{_short(r['card'], name - 1):<{name}}" + figures]
+                         f"{max(s['barred_acted'], s['favoured_acted']):>8.0%}{r.get('copies', 1):>7}")
+    for how, head in (("taken out", ["Never chosen, taken out: each seat's score in the games where the card came",
+                                      "up, less its score in the same games without it"]),
+                      ("brought into play", ["Never chosen, brought into play: each seat's score in each game arranged",
+                                             "so that the card comes up, less its score in the same game without it"])):
+        lines += _changes([r for r in rows if "removed" in r and r["removed"].get("how", "taken out") == how], head, seats,
+                          players)
     lines += ["", "Use in the games as they are (held, came up: a share of the games; drawn,",
               "played: times a game), and the win share of the players who played it (else",
               "held it) less the others'; for a card nobody held, the mean score in the games",
@@ -91,7 +78,15 @@ def render_text(result: dict[str, Any]) -> str:
     notes = [f"{r['card']}: {r['note']}" for r in rows if "note" in r]
     if notes:
         lines += ["", *notes]
-    lines += ["", "* detectable at 95% (the interval leaves out no difference)", ""]
+    lines += ["", "* detectable at 95% (the interval leaves out no difference)"]
+    run = result.get("sequential")
+    if run is not None:
+        why = {"known": "every card's effect was known", "budget": "the budget was spent",
+               "games": "the games ran out"}
+        lines.append(f"Played in rounds until {why[run['stopped']]}; the intervals are always valid (a confidence "
+                     "sequence, Howard et al. 2021), so wider than a fixed run's of as many games.")
+    lines += _curve_lines(result.get("curve"))
+    lines.append("")
     lines += [f"- {f}" for f in result["findings"]] or [
         f"No card's strength or effect is detectable at 95% in {result['games']} games a variant."]
     took = f"{result['played']} games played in {result['seconds']:.0f} s"
@@ -99,6 +94,38 @@ def render_text(result: dict[str, Any]) -> str:
         took += f" ({result['seconds_per_game'] * 1000:.1f} ms a game)"
     lines += ["", took]
     return "\n".join(_fit(line) for line in lines)
+
+
+def _curve_lines(curve: dict[str, Any] | None) -> list[str]:
+    """The cost curve's fit and the cards off it (curve.py)."""
+    if not curve:
+        return []
+    from .curve import render_curve
+    return ["", *render_curve(curve)]
+
+
+def _changes(out: list[dict[str, Any]], head: list[str], seats: list[str], players: int) -> list[str]:
+    """The table of the cards never chosen, measured one way (`head` says which): each seat's
+    score change and the mean of all seats'."""
+    lines: list[str] = []
+    if out:
+        table = []
+        for r in out:
+            m = r["removed"]
+            cells = [f"{_pm(v['diff'], v['half_width'], False)}{_mark(v)}" for v in m["score_by_seat"].values()]
+            cells.append(f"{_pm(m['all_seats']['diff'], m['all_seats']['half_width'], False)}{_mark(m['all_seats'])}")
+            table.append((r, cells))
+        heads = [*seats, "all"]
+        cell = 1 + max(*(len(c) for _, cells in table for c in cells), *(len(h) for h in heads))
+        name = WIDTH - 8 - cell * (players + 1)
+        alone = name < 12  # too many seats for the names: each name on a line of its own, above its figures
+        lines += ["", *head, f"{'card':<{max(name, 0)}}{'came up':>8}" + "".join(f"{s:>{cell}}" for s in heads)]
+        for r, cells in table:
+            up = r["removed"].get("came_up", r["use"]["came_up"])
+            figures = f"{up:>8.0%}" + "".join(f"{c:>{cell}}" for c in cells)
+            lines += [r["card"], " " * max(name, 0) + figures] if alone else \
+                [f"{_short(r['card'], name - 1):<{name}}" + figures]
+    return lines
 
 
 def _fit(line: str) -> str:
@@ -148,6 +175,10 @@ def write_html(result: dict[str, Any], path: str | Path) -> None:
     out = [r for r in result["cards"] if "removed" in r]
     if out:
         parts.append("<h2>Cards taken out: score change by seat</h2>" + _img(_removed_plot(out), "score change"))
+    if result.get("curve", {}).get("cards"):
+        from .curve import curve_plot
+        parts.append(f"<h2>Cost curve: {html.escape(result['curve']['measure'])} against "
+                     f"{html.escape(result['curve']['property'])}</h2>" + _img(curve_plot(result["curve"]), "cost curve"))
     parts.append(f"<h2>Tables</h2><pre>{html.escape(render_text(result))}</pre></body></html>")
     try:
         Path(path).write_text("".join(parts), encoding="utf-8")

@@ -10,14 +10,19 @@ competition: if better agents do not win more, skill matters little in the game.
 from __future__ import annotations
 
 import itertools
+import math
+import time
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules.ruleset import Ruleset
-from .progress import progress_display
+from .progress import progress_display, status_display
 from .run import DECISION_CAP, RunSpec
-from .simulate import end_reasons, win_share
+from .runfile import RunFile
+from .sequential import Plan, interval, settled
+from .simulate import Interrupted, end_reasons, win_share
 from .stats import detectable, summary, wilson
 
 
@@ -30,31 +35,131 @@ class Variant:
     options: dict[str, Any]
 
 
+class CompareFile(RunFile):
+    """The run file of `engine compare`: simulate's (runfile.py), its header saying "compare"
+    and what the other variant is, its records keyed by variant (0: changed, 1: base) and game."""
+
+    COMMAND = "compare"
+
+    @staticmethod
+    def key(record: dict[str, Any]) -> tuple[int, int]:
+        return record["variant"], record["game"]
+
+
 def compare(changed: Variant, base: Variant, players: int, games: int, seed: int, seats: list[str],
             max_decisions: int | None, progress: TextIO | None = None, jobs: int | None = 1,
-            isolate: str = "files", time_limit: float = 60.0) -> dict[str, Any]:
+            isolate: str = "files", time_limit: float = 60.0, out: str | Path | None = None,
+            plan: Plan | None = None) -> dict[str, Any]:
     """Play both variants on the same seeds; per seat, the paired differences (changed minus
-    base) of win share and score, and of game length."""
-    from .workers import play_side_by_side  # here, not above: multiprocessing costs every command 7 ms to import
-
+    base) of win share and score, and of game length. With `out`, each game is kept in a run
+    file as it ends and a run started again plays only the others. With a `plan`
+    (sequential.py), rounds of games until the change to every seat's score and to their mean
+    is known, or the budget is spent, with always-valid intervals."""
     variants = (changed, base)
     specs = [RunSpec.of(v.ruleset, players, seats, v.options, seed, max_decisions, isolate, time_limit)
              for v in variants]
+    against = {"against": {"digest": specs[1].digest, "options": specs[1].options,
+                           "extensions": specs[1].extensions}}
+    store = CompareFile.open(out, specs[0], games if plan is None else 0, against) if out is not None else None
     records: list[dict[int, dict[str, Any]]] = [{}, {}]
+    for (side, number), record in (store.records if store else {}).items():
+        records[side][number] = record
+    stopped, reached = "games", games
+    try:
+        if plan is None:
+            _play_compare(specs, variants, games, records, store, jobs, progress)
+        else:
+            reached, stopped = _compare_rounds(plan, specs, variants, records, store, jobs, progress, players)
+    except KeyboardInterrupt:
+        raise Interrupted(sum(map(len, records)), 2 * reached, out) from None
+    finally:
+        if store:
+            store.close()
+    result = _compared(changed, base, players, reached, seed, seats, records, plan is not None)
+    if plan is not None:
+        result["sequential"] = {"budget": plan.budget, "precision": plan.precision, "stopped": stopped,
+                                "intervals": "always valid (confidence sequence)"}
+    return result
+
+
+def _play_compare(specs: list[RunSpec], variants: tuple[Variant, Variant], games: int,
+                  records: list[dict[int, dict[str, Any]]], store: CompareFile | None, jobs: int | None,
+                  step: Any = None, plan: Plan | None = None) -> None:
+    """Play the games 1..`games` of both variants not in `records`; `step`, a progress stream
+    (a bar is drawn) or a function called after each game. With a `plan`, stop when its budget
+    is spent."""
+    from .workers import play_side_by_side  # here, not above: multiprocessing costs every command 7 ms to import
+
+    todo = [[n for n in range(1, games + 1) if n not in r] for r in records]
+    left = sum(map(len, todo))
     # One bar, whose time left is the whole job's; the variants are played in turns, so that
     # a variant with longer games does not make the time left wrong while it plays alone.
-    with progress_display(progress, 2 * games) as advance, \
-            closing(play_side_by_side(specs, [list(range(1, games + 1))] * 2, jobs, [v.ruleset for v in variants])) as played:
+    bar = progress_display(None if callable(step) else step, 2 * games, 2 * games - left)
+    with bar as advance, closing(play_side_by_side(specs, todo, jobs, [v.ruleset for v in variants])) as played:
         for side, record in played:
             records[side][record["game"]] = record
-            advance()
-    runs = [[r[n] for n in range(1, games + 1)] for r in records]
-    pairs = [(a, b) for a, b in zip(*runs) if "error" not in a and "error" not in b]
+            if store:
+                store.append({"variant": side, **record})
+            (step if callable(step) else advance)()
+            if plan is not None and plan.out_of_time():
+                break
+
+
+def _compare_rounds(plan: Plan, specs: list[RunSpec], variants: tuple[Variant, Variant],
+                    records: list[dict[int, dict[str, Any]]], store: CompareFile | None, jobs: int | None,
+                    progress: TextIO | None, players: int) -> tuple[int, str]:
+    """Rounds of games of both variants until every seat's score change and their mean are
+    known (sequential.py), the budget is spent or `plan.most` games are played; the games
+    reached and why the run stopped."""
+    import os
+    processes = jobs or os.cpu_count() or 1
+    target, stopped = 0, "games"
+    started, at_start = time.monotonic(), sum(map(len, records))
+
+    def known() -> list[tuple[str, dict[str, Any]]]:
+        result = _compared(*variants, players, target, 0, [], records, True)
+        return [*result["score"].items(), ("all", result["all_seats_score"])]
+
+    with status_display(progress) as show:
+        def line() -> str:
+            cells = [f"{seat} {c['diff']:+.2f} ± {c['half_width']:.2f}{' *' if settled(c, plan.precision) else ''}"
+                     for seat, c in known() if c["diff"] is not None and math.isfinite(c["half_width"])]
+            left = plan.left()
+            return (f"{target} games a variant" + (f", {int(left) // 60}:{int(left) % 60:02d} left"
+                                                  if left is not None else "") + ": " + "; ".join(cells))
+        while True:
+            if target and all(settled(c, plan.precision) for _, c in known()):
+                stopped = "known"
+                break
+            if plan.out_of_time():
+                stopped = "budget"
+                break
+            if plan.most is not None and target >= plan.most:
+                break
+            done = sum(map(len, records)) - at_start
+            pace = (time.monotonic() - started) * processes / done if done else None
+            target = plan.next_target(target, pace, 2, processes)
+            _play_compare(specs, variants, target, records, store, jobs, lambda: show(line), plan)
+            show(line, force=True)
+    return target, stopped
+
+
+def _compared(changed: Variant, base: Variant, players: int, games: int, seed: int, seats: list[str],
+              records: list[dict[int, dict[str, Any]]], always_valid: bool) -> dict[str, Any]:
+    """The comparison of the games 1..`games` both variants played."""
+    pairs = [(records[0][n], records[1][n]) for n in range(1, games + 1) if n in records[0] and n in records[1]]
+    runs = [[a for a, _ in pairs], [b for _, b in pairs]]
+    pairs = [(a, b) for a, b in pairs if "error" not in a and "error" not in b]
     seat_names = [f"P{i}" for i in range(1, players + 1)]
 
     def paired(measure) -> dict[str, Any]:
         a = [measure(x) for x, _ in pairs]
         b = [measure(y) for _, y in pairs]
+        if always_valid:
+            cell = interval([x - y for x, y in zip(a, b)])
+            return {"changed": summary(a).mean, "base": summary(b).mean, "diff": cell["diff"],
+                    "half_width": math.inf if cell["half_width"] is None else cell["half_width"],
+                    "detectable": cell["detectable"], "games": cell["games"]}
         diff = summary([x - y for x, y in zip(a, b)])
         return {"changed": summary(a).mean, "base": summary(b).mean, "diff": diff.mean,
                 "half_width": diff.half_width, "detectable": detectable(diff)}
@@ -110,6 +215,11 @@ def render_compare(result: dict[str, Any]) -> str:
         lines.append(f"ended by: {_reasons(ends['changed'])}  against  {_reasons(ends['base'])}")
     lines.append("")
     lines.append("* detectable at 95% (the paired interval excludes no change)")
+    run = result.get("sequential")
+    if run is not None:
+        why = {"known": "every change is known", "budget": "the budget was spent", "games": "the games ran out"}
+        lines.append(f"played until {why[run['stopped']]}; the intervals are always valid (a confidence sequence: "
+                     "Howard et al. 2021), wider than a fixed run's")
     lines.append("verdict: " + ("; ".join(found) if found else
                                 f"no change detectable at 95% in {result['pairs']:,} games"))
     return "\n".join(lines)

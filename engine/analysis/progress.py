@@ -96,6 +96,32 @@ class _Plain:
         self.stream.flush()
 
 
+@contextmanager
+def status_display(stream: TextIO | None) -> Iterator[Callable[..., None]]:
+    """A function `show(line, force=False)` that redraws one status line on `stream` (None:
+    nothing) from `line()`, a function made to be called only when the line is drawn (at most
+    every REDRAW_EVERY seconds, unless forced): for runs whose progress is not a count of games
+    towards a total (a run that stops when it knows, analysis/sequential.py)."""
+    if stream is None:
+        yield lambda line, force=False: None
+        return
+    drawn = [0.0, 0]
+
+    def show(line: Callable[[], str], force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - drawn[0] < REDRAW_EVERY:
+            return
+        text = line()
+        stream.write("\r  " + text + " " * max(0, drawn[1] - len(text)))
+        stream.flush()
+        drawn[0], drawn[1] = now, len(text)
+    try:
+        yield show
+    finally:
+        stream.write("\n")
+        stream.flush()
+
+
 def _clock(seconds: float) -> str:
     """`1:02:03`: hours, minutes and seconds, as rich shows a time."""
     whole = int(round(seconds))

@@ -70,6 +70,11 @@ class RunSpec:
         """The run's ruleset, loaded again where its games are played (workers.py)."""
         return load_ruleset(self.ruleset, self.extensions)
 
+    def arrangement(self, ruleset: Ruleset, number: int) -> Callable[[Game], None] | None:
+        """The `arrange` hook of game `number` (Game's): none, but a run that puts a card into
+        play (analysis/cards.py) arranges its games."""
+        return None
+
     def play_out(self, game: Game, agents: list[Any], order: list[int], number: int) -> dict[str, Any]:
         """Play game `number` by its agents to its end (or the decision cap); what to add to its
         record: with `standings`, the standings round by round, for the report's game quality
@@ -126,7 +131,8 @@ def _played(ruleset: Ruleset, spec: RunSpec, number: int, isolation: Isolation |
     """Game `number` played by the run's bots, without a log; its agents, and what the run
     adds to its record."""
     seed = game_seed(spec.seed, number - 1)
-    game = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
+    game = Game(ruleset, spec.players, spec.options, seed, arrange=spec.arrangement(ruleset, number),
+                keep_log=False, rewind=False)
     agents = make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=isolation)
     noted = spec.play_out(game, agents, order if order is not None else [], number)
     return game, agents, noted
@@ -139,10 +145,12 @@ def replay_game(ruleset: Ruleset, spec: RunSpec, number: int, watch: Callable[[G
     rules fail. `watch` is called with the game after each of its decisions as it is played
     (a replay's page that grows meanwhile)."""
     seed = game_seed(spec.seed, number - 1)
+    arrange = spec.arrangement(ruleset, number)
     if watch is None:
         played, _, _ = _played(ruleset, replace(spec, standings=False), number, None)  # watched, not reported on
     else:  # as play_out plays a game of no standings, each decision told to `watch`
-        played = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False)
+        played = Game(ruleset, spec.players, spec.options, seed, keep_log=False, rewind=False, arrange=arrange)
         play(played, make_agents(spec.seats, seed, defaults=ruleset.bots, isolation=None), after_each=watch,
              max_decisions=spec.max_decisions, turn_order=[])
-    return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, rewind=False)
+    return Game(ruleset, spec.players, spec.options, seed, decisions=played.decisions, arrange=arrange,
+                rewind=False)

@@ -88,13 +88,15 @@ class RunFile:
         return read_run(path, cls.COMMAND, cls.key)
 
     @classmethod
-    def open(cls, path: str | Path, spec: RunSpec, games: int) -> RunFile:
+    def open(cls, path: str | Path, spec: RunSpec, games: int, extra: dict[str, Any] | None = None) -> RunFile:
         """Start the run file at `path`, or go on with the same run in it; a cut last line is
-        removed, and the header is rewritten when more games are asked for than before."""
+        removed, and the header is rewritten when more games are asked for than before. `extra`
+        is more the run's games depend on (compare's other variant), in the header and checked."""
         target = Path(path)
         if target.is_dir():
             raise EngineError(f"--out {path} is a directory; give a file name such as runs.jsonl")
         fresh = header(spec, games)
+        fresh["run"].update(extra or {})
         if cls.COMMAND is not None:
             fresh["run"]["command"] = cls.COMMAND
         records: dict[Any, dict[str, Any]] = {}
@@ -103,7 +105,7 @@ class RunFile:
                 target.write_text(json.dumps(fresh) + "\n", encoding="utf-8")
             else:
                 run, records, whole = cls.read(target)
-                _check_same(path, run, fresh["run"])
+                _check_same(path, run, fresh["run"], SAME_RUN + tuple(extra or {}))
                 if games > run.get("games", 0):
                     _rewrite_header(target, fresh, whole)
                 elif whole < target.stat().st_size:
@@ -123,8 +125,9 @@ class RunFile:
         self._stream.close()
 
 
-def _check_same(path: str | Path, there: dict[str, Any], here: dict[str, Any]) -> None:
-    for key in SAME_RUN:
+def _check_same(path: str | Path, there: dict[str, Any], here: dict[str, Any], keys: tuple[str, ...] = SAME_RUN
+                ) -> None:
+    for key in keys:
         if there.get(key) != here[key]:
             what = "the ruleset (or a --with file) has changed" if key == "digest" else \
                 f"{key.replace('_', '-')} {json.dumps(there.get(key))} there, {json.dumps(here[key])} here"

@@ -158,6 +158,7 @@ class Ruleset:
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
     kind_at: dict[str, Location] = field(default_factory=dict, repr=False)  # where each kind is declared
     backs_declared: frozenset[str] = frozenset()  # the kinds that say what their back shows (`back:`, even [])
+    unanalysed: frozenset[str] = frozenset()  # kinds marked `analysis: false`: not game cards, `engine cards` leaves them out
     kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
     names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
     notes: list[Diagnostic] = field(default_factory=list, repr=False)  # told by `validate --strict` alone
@@ -471,7 +472,8 @@ class _Builder:
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()},
                      kind_texts={name: k["text"] for name, k in kinds.items() if isinstance(k.get("text"), str)},
                      kind_at={name: self.smap.at(("card_kinds", name), key=True) for name in kinds},
-                     backs_declared=frozenset(name for name, k in kinds.items() if "back" in k))
+                     backs_declared=frozenset(name for name, k in kinds.items() if "back" in k),
+                     unanalysed=frozenset(name for name, k in kinds.items() if k.get("analysis") is False))
         self.names = rs.names = names
         rs.page = page_layout(d, zones, max(players, default=0), self.error)
         if d.get("previews"):
