@@ -334,3 +334,55 @@ def test_at_a_hot_seat_the_log_still_answers_after_the_end():
         assert child.exitstatus == 0
     finally:
         child.close(force=True)
+
+
+@pytest.fixture
+def paged():
+    """Railways, 3 players, seed 5, after 4 decisions of option 1: the news of the next
+    decision does not fit its screen and is paged first, at a "more" prompt."""
+    screen = Screen("railways", "--players", "3", "--seats", "human,random,random", "--seed", "5")
+    rows = screen.wait()
+    for _ in range(4):
+        assert at_a_decision(rows), "\n".join(rows)
+        rows = screen.type("1")
+    assert rows[-1].startswith("-- more"), "\n".join(rows)
+    yield screen
+    screen.close()
+
+
+def test_undo_typed_at_the_pager_is_done(paged):
+    paged.child.sendline("u")
+    paged.child.expect("Took back your last decision|Undo refused")  # said at once: a timeout fails it
+    paged._feed()
+    rows = paged.wait()
+    assert at_a_decision(rows), "\n".join(rows)
+
+
+def test_a_save_typed_at_the_pager_is_done_and_said_at_once(paged, tmp_path):
+    save = tmp_path / "paged.json"
+    paged.child.sendline(f"s {save}")
+    paged.child.expect("Saved to")  # no other Enter before it is said
+    paged._feed()
+    rows = paged.wait()
+    assert at_a_decision(rows) and save.is_file(), "\n".join(rows)
+    assert "Saved to" in " ".join(rows), "\n".join(rows)
+    check_one_screen(rows)
+
+
+def test_an_option_typed_at_the_pager_is_taken(paged):
+    paged.child.sendline("6")  # pass
+    paged.child.expect(r"Choose 1-6 \(\? for help\): 6\r?\n")  # answered as if at the prompt
+    paged._feed()
+    rows = paged.wait()
+    assert rows[-1].startswith("-- more") or at_a_decision(rows), "\n".join(rows)
+    assert "P1 (human) passes" in paged.raw.decode(), paged.raw.decode()[-2000:]
+
+
+def test_a_save_after_paged_news_is_said_at_once(paged, tmp_path):
+    rows = paged.type("")
+    while not at_a_decision(rows):
+        rows = paged.type("")
+    save = tmp_path / "after.json"
+    rows = paged.type(f"s {save}")
+    assert at_a_decision(rows) and "Saved to" in " ".join(rows), "\n".join(rows)
+    check_one_screen(rows)

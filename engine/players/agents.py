@@ -137,6 +137,7 @@ class HumanAgent:
         # Per player, the log lines and forced choices they had been told of when they last chose.
         self.read: dict[int | None, tuple[int, int]] = {}
         self.notice: list[str] = []  # what came of a request (undo, save), told on the next screen
+        self.replied = False  # an undo or a save was just answered: its screen is drawn without paging news first
 
     def say(self, text: str) -> None:
         self.terminal.say(text)
@@ -157,12 +158,13 @@ class HumanAgent:
         order = option_order(view)
         labels = [view.decision["options"][i] for i in order]
         notice, self.notice = self.notice, []
-        self._draw(view, news, labels, notice)
+        self._draw(view, news, labels, notice, paged=not self.replied)
+        self.replied = False
         # An amount is typed as itself; any other option by its number from 1.
         first, last = view.amounts() or (1, len(labels))
         n = f"{first} to {last}"
         while True:
-            text = ask(self.stdin, self.stdout, f"Choose {first}-{last} (? for help): ")
+            text = self._ask(f"Choose {first}-{last} (? for help): ")
             word, _, rest = text.partition(" ")
             word, rest = word.lower(), rest.strip()
             digits = text[1:] if first < 0 and text[:1] == "-" else text
@@ -178,11 +180,11 @@ class HumanAgent:
             elif text in ("?", "h", "help"):
                 self.say(HELP)
             elif word in ("u", "undo") and not rest:
-                raise TakeBack(self.notice.append)
+                raise TakeBack(self._replied)
             elif word in ("s", "save"):
                 path = rest or ask(self.stdin, self.stdout, "Save to which file? (empty: don't save) ")
                 if path:
-                    raise SaveRequest(path, self.notice.append)
+                    raise SaveRequest(path, self._replied)
             elif word == "why":
                 self._why(view, rest, labels)
             elif self._look(view, text, order):
@@ -192,6 +194,23 @@ class HumanAgent:
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
+
+    def _replied(self, text: str) -> None:
+        """What came of an undo or a save, told on the next screen at once: its news, which
+        the person read already (a save leaves the game as it was, an undo goes back to where
+        they were), is not paged again before it."""
+        self.notice.append(text)
+        self.replied = True
+
+    def _ask(self, prompt: str) -> str:
+        """The person's next line at `prompt`: the one they typed at the pager, if they did
+        (a command typed there is done, not lost), else one typed now."""
+        typed = self.terminal.answer(prompt)
+        if typed is None:
+            return ask(self.stdin, self.stdout, prompt)
+        if typed.lower() in QUIT:
+            raise QuitGame()
+        return typed
 
     def _confirmed(self, view: PlayerView, index: int) -> bool:
         """Whether the person still takes option `index` once shown the forced choices it sets
@@ -259,7 +278,7 @@ class HumanAgent:
         own, or, with several at the terminal, what all may see."""
         while self.terminal.interactive:
             try:
-                text = ask(self.stdin, self.stdout, END_PROMPT)
+                text = self._ask(END_PROMPT)
             except QuitGame:  # q, the end of input or Ctrl-C: leave
                 return
             if not text:
@@ -281,12 +300,14 @@ class HumanAgent:
             news.insert(max(at - lines, 0), text)
         return news
 
-    def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str]) -> None:
-        """The decision's screen, what does not fit on it (news first) paged before it."""
+    def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str],
+              paged: bool = True) -> None:
+        """The decision's screen, what does not fit on it (news first) paged before it (unless
+        not `paged`: then only the screen)."""
         width, height = self.terminal.size()
         before, screen = decision_screen(view, news, labels, width, height, notice)
         self.terminal.clear()
-        if before:
+        if before and paged:
             self.terminal.page(before, more=True)
             self.terminal.clear()
         elif not self.terminal.is_tty:
