@@ -10,11 +10,12 @@ its end. Goal (issue 42): the median wait at most 2 s in every ruleset on this m
 
 --think SECONDS gives the bots the time budget `engine play --think` gives them
 (engine/players/budget.py); --think 0 plays their fixed budgets, as `engine simulate` does
-(and as `engine play` did before it had a time budget): the before and after of one machine.
-Wall time depends on what else the machine runs: compare runs made at the same time.
+(and as `engine play` did before it had a time budget): the before and after. Wall time
+depends on what else the machine runs, so each ruleset is played with every budget asked for
+(by default 0, then engine play's) before the next ruleset: their figures are of one moment.
 
-    python benchmarks/waits.py                         # the default time budget
-    python benchmarks/waits.py --think 0               # the fixed budgets, for a before
+    python benchmarks/waits.py                         # the fixed budgets, then the default time budget
+    python benchmarks/waits.py --think 0.3             # one budget
     python benchmarks/waits.py --games 2 --waits 10 --only railways
 """
 from __future__ import annotations
@@ -106,25 +107,27 @@ def waits_of(name: str, games: int, most: int, think: float) -> list[float]:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--think", type=float, default=None, metavar="SECONDS",
-                   help="the bots' time budget a decision (default: engine play's; 0: their fixed budgets)")
+    p.add_argument("--think", metavar="SECONDS,...", help="the bots' time budgets a decision, comma-separated "
+                   "(default: 0, their fixed budgets, and engine play's default)")
     p.add_argument("--games", type=int, default=3, help="games a ruleset (default 3)")
     p.add_argument("--waits", type=int, default=20, help="waits counted a game at most (default 20)")
     p.add_argument("--only", help="comma-separated rulesets (default: every shipped one)")
     args = p.parse_args()
-    think = args.think
-    if think is None:
+    if args.think is None:
         from engine.players.budget import THINK
-        think = THINK
+        budgets = [0.0, THINK]
+    else:
+        budgets = [float(t) for t in args.think.split(",")]
     names = args.only.split(",") if args.only else RULESETS
     print(f"waits between a person's decisions, {PLAYERS} players, mcts bots, "
-          + (f"--think {think:g}" if think > 0 else "fixed budgets (--think 0)")
-          + f", {args.games} games of at most {args.waits} waits")
-    print(f"{'ruleset':20} {'waits':>5} {'median s':>9} {'p90 s':>7} {'max s':>7}")
+          f"{args.games} games of at most {args.waits} waits (--think 0: the fixed budgets)")
+    print(f"{'ruleset':20} {'--think':>7} {'waits':>5} {'median s':>9} {'p90 s':>7} {'max s':>7}")
     for name in names:
-        w = sorted(waits_of(name, args.games, args.waits, think))
-        p90 = w[min(len(w) - 1, int(0.9 * len(w)))]
-        print(f"{name:20} {len(w):5} {statistics.median(w):9.2f} {p90:7.2f} {w[-1]:7.2f}", flush=True)
+        for think in budgets:
+            w = sorted(waits_of(name, args.games, args.waits, think))
+            p90 = w[min(len(w) - 1, int(0.9 * len(w)))]
+            print(f"{name:20} {think:7g} {len(w):5} {statistics.median(w):9.2f} {p90:7.2f} {w[-1]:7.2f}",
+                  flush=True)
 
 
 if __name__ == "__main__":
