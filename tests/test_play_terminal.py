@@ -202,6 +202,11 @@ def test_help_lists_the_commands(railways):
     text = "\n".join(rows)
     for command in ("i N, i NAME", "log", "t ", "u ", "s [FILE]", "q ", "? "):
         assert command in text, text
+    # first how to win, in the ruleset's words (game: goal:), wrapped to the screen
+    from engine.rules.ruleset import load_ruleset
+    goal = load_ruleset(ROOT / "rulesets" / "railways.yaml").goal
+    told = " ".join(r.strip() for r in rows[rows.index(next(r for r in rows if r.startswith("How to win: "))):])
+    assert told.startswith(f"How to win: {goal} Type the number"), text
 
 
 def test_info_shows_what_a_card_says(railways):

@@ -187,6 +187,16 @@ class PlayerView:
         return _game_of(self).rules.name
 
     @property
+    def goal(self) -> str:
+        """How to win, for people: as the ruleset says it (`game: goal:`, else its scoring's
+        description), else what the score counts (`scoring: breakdown:`)."""
+        rules = _game_of(self).rules
+        if rules.goal:
+            return rules.goal
+        parts = "; ".join(f"{part}: {' '.join(text.split())}" for part, text in rules.breakdown_descriptions.items())
+        return "The highest score wins" + (f". It counts {parts}." if parts else ".")
+
+    @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
         mine = _mine(self)

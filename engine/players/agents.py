@@ -108,7 +108,7 @@ or a command:
   u            take back your last decision
   s [FILE]     save the game to FILE and go on (engine play --resume FILE)
   q            stop the game (you are offered to save)
-  ?            this help"""
+  ?            how to win, and this help"""
 
 CONFIRM = "Go on? (Enter: yes, n: choose again): "
 END_PROMPT = "Game over: t, log, i NAME, ? (Enter: leave): "
@@ -118,6 +118,7 @@ The game is over. Commands:
   log          all that happened that you may know, a page at a time
   t            the whole table as the game ended
   r            the final screen again
+  ?            how to win, and this help
   Enter, q     leave"""
 
 
@@ -178,7 +179,7 @@ class HumanAgent:
             elif not text:
                 self.say("Please type the number of an option (? for help).")
             elif text in ("?", "h", "help"):
-                self.say(HELP)
+                self._help(view, HELP)
             elif word in ("u", "undo") and not rest:
                 raise TakeBack(self._replied)
             elif word in ("s", "save"):
@@ -194,6 +195,12 @@ class HumanAgent:
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
+
+    def _help(self, view: PlayerView, commands: str) -> None:
+        """How to win (the ruleset's goal, wrapped to the terminal), then the `commands`."""
+        width, _ = self.terminal.size()
+        self.terminal.show([Line(t, "bold") for t in wrap(f"How to win: {view.goal}", width, 2)])
+        self.say(commands)
 
     def _replied(self, text: str) -> None:
         """What came of an undo or a save, told on the next screen at once: its news, which
@@ -284,7 +291,7 @@ class HumanAgent:
             if not text:
                 return
             if text in ("?", "h", "help"):
-                self.say(END_HELP)
+                self._help(view, END_HELP)
             elif text.lower() in ("r", "redraw"):
                 self.terminal.clear()
                 self.terminal.page(last)
