@@ -391,3 +391,16 @@ def test_a_save_after_paged_news_is_said_at_once(paged, tmp_path):
     rows = paged.type(f"s {save}")
     assert at_a_decision(rows) and "Saved to" in " ".join(rows), "\n".join(rows)
     check_one_screen(rows)
+
+
+def test_face_down_cards_show_what_their_backs_show():
+    """Trainsilvania: a seat's back shows its colour, which the log tells ("a face-down yellow
+    seat"): the screen says it too, not only how many seats are face down."""
+    screen = Screen("trainsilvania", "--players", "3", "--seats", "human,random,random", "--seed", "5")
+    try:
+        rows = screen.wait()
+        text = " ".join(" ".join(rows).split())
+        assert re.search(r"\d face-down \((red|yellow|green) seat", text), "\n".join(rows)
+        assert not re.search(r"\d face-down(,|$)", text), "\n".join(rows)
+    finally:
+        screen.close()
