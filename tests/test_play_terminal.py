@@ -404,3 +404,29 @@ def test_face_down_cards_show_what_their_backs_show():
         assert not re.search(r"\d face-down(,|$)", text), "\n".join(rows)
     finally:
         screen.close()
+
+
+def test_the_zones_a_decision_is_about_come_first():
+    """Trick of the Rails at 80x24: the table a decision is about is at the top of its screen,
+    before the rest: the Trick Lane when a card is played to the trick (what the trick is
+    for), the railway whose end is chosen (the one being extended)."""
+    screen = Screen("trick_of_the_rails", "--players", "4", "--seats", "human,random,random,random", "--seed", "7")
+    seen = set()
+    try:
+        rows = screen.wait()
+        while not screen.ended and not at_the_end(rows) and seen != {"trick", "end"}:
+            if at_a_decision(rows):
+                prompt = next(r for r in reversed(rows) if r.startswith("-- "))
+                end = re.search(r"Which end of the (\S+) railway", prompt)
+                if end:
+                    assert rows[1] == f"  railway {end.group(1)}:".ljust(24) + rows[1][24:], "\n".join(rows)
+                    seen.add("end")
+                elif prompt == "-- Play a card to the trick --":
+                    assert rows[1].startswith("  Trick Lane:"), "\n".join(rows)
+                    seen.add("trick")
+                rows = screen.type("1")
+            else:
+                rows = screen.type("")
+        assert seen == {"trick", "end"}, "the game met no such decision: the test could not fail"
+    finally:
+        screen.close()
