@@ -396,8 +396,9 @@ mybots.cautious:CautiousAgent:risk=0.2. greedy takes worlds (default 1), tries (
 of the rest of its run of decisions, default 8) and steps (their length at most, default 40).
 mcts takes iterations (default 200), depth (random moves after the tree before the heuristic
 scores, default 20; 0 = play to the end), c (exploration, default 0.7), ms (also stop after
-that many milliseconds a decision; engine play and serve set it from --think) and score_weight (0 to 1: how much of its reward is its own
-score rather than its rank, default 0). scout takes lines (lines of its own decisions listed per
+that many milliseconds a decision; engine play and serve set it from --think) and
+score_weight (0 to 1: how much of its reward is its own score rather than its rank, default
+0). scout takes lines (lines of its own decisions listed per
 plan, default 24), worlds (worlds a plan is judged in, default 8), steps (its longest run, default
 40), further (worlds to play options on in, when no plan tells them apart, default 2), playouts
 (random play-outs to the end a decision instead of plans, default 0) and depth (a play-out's most
