@@ -102,7 +102,8 @@ def decision_zones(pv: PlayerView) -> list[int]:
     """The zones (indexes of `pv.zones()`) the decision is about, the most closely first: those
     its options' cards lie in, and those holding a card its prompt names (where the card of
     the question comes from), then those whose label's words its prompt says (where it goes:
-    "Which end of the NYC railway?" is about "railway NYC" above the other railways)."""
+    "Which end of the NYC railway?" is about "railway NYC" above the other railways); a zone
+    of a player's ("hand P2") so only where the prompt names the player too."""
     decision = pv.decision or {}
     prompt = str(decision.get("prompt", ""))
     said = _words(prompt)
@@ -113,8 +114,10 @@ def decision_zones(pv: PlayerView) -> list[int]:
             continue
         named = any(face_shown(c) and len(c["label"]) > 2 and c["label"] in prompt for c in z["cards"])
         rank = 2 * (named or any(c.get("id") in offered for c in z["cards"]))
-        rank += len({w for w in _words(z["label"]) - _PLAIN_WORDS
-                     if len(w) > 2 and not re.fullmatch(r"p\d+", w)} & said)
+        words = _words(z["label"]) - _PLAIN_WORDS
+        seats = {w for w in words if re.fullmatch(r"p\d+", w)}
+        if seats <= said:  # another player's zone ("hand P2") only where the prompt names them
+            rank += len({w for w in words - seats if len(w) > 2} & said)
         if rank:
             ranks[i] = rank
     return sorted(ranks, key=lambda i: -ranks[i])
