@@ -38,6 +38,7 @@ from .players.agents import (SEATS_HELP, HotSeat, HumanAgent, QuitGame, built_in
 from .players.isolation import Isolation
 from .players import worlds
 from .players.loop import play
+from .players.budget import MOST_THINK, THINK, timed_defaults
 from .players.thinking import BotClock, Thinking
 from .players.screen import Line
 from .players.undo import UndoHistory
@@ -136,6 +137,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="add (or remove) cards with a file of your own (or a shipped one's name); "
                         "repeatable")
 
+    def think_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--think", type=float, default=THINK, metavar="SECONDS",
+                        help=f"the most time an mcts bot takes over a decision, taking its best move so far "
+                        f"(default: {THINK:g}; 0: its fixed budget, as engine simulate gives it, which plays "
+                        "the same on any machine)")
+
     def run_args(sp: argparse.ArgumentParser, games: int, games_help: str,
                  jobs_help: str = "play on N processes (default: one a core)") -> None:
         """What the commands that play many bot games share: how many, how long, on how many processes."""
@@ -182,6 +189,7 @@ def _parser() -> argparse.ArgumentParser:
                     "seed and decisions (players, seed and options come from the save)")
     pl.add_argument("--plain", action="store_true", help="no colour on the terminal (output that is not a "
                     "terminal is always plain)")
+    think_arg(pl)
     pl.add_argument("--web", action="store_true", help="play in a web browser instead: start engine serve with "
                     "this game and print each human seat's address (needs the web extra; docs/web.md)")
 
@@ -372,6 +380,7 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=at_most(65535), default=None, help="the port to listen on (default: a free one)")
     sv.add_argument("--saves", metavar="FOLDER", help="save each game in FOLDER, as RULESET-ID.json, when it ends "
                     "and when a seat asks (the page's Save); without it games are not saved")
+    think_arg(sv)
     sv.add_argument("--idle", metavar="SECONDS", type=float, default=600.0, help="let a game go once nobody has "
                     "touched it for SECONDS (default 600; saved first with --saves)")
     return p
@@ -605,6 +614,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.web and args.plain:
         raise EngineError("--plain is for a game at the terminal, not with --web")
     web = _web() if args.web else None  # before the game starts, so that a missing extra is said at once
+    _check_think(args.think)
     if args.save:  # before the game, not after it: a game played to the end is not lost for a bad name
         check_save_path(args.save)
     if args.resume:
@@ -628,7 +638,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, len(game.decisions)),
                              make_human=(lambda: None) if web else lambda: HumanAgent(hot_seat=hot_seat, plain=args.plain),
-                             defaults=game.rules.bots)
+                             defaults=timed_defaults(game.rules.bots, args.think))
     except ValueError as exc:
         raise EngineError(str(exc)) from None
     if web is not None:
@@ -671,6 +681,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 1
         print(f"Saved to {args.save}; replay it with: engine replay {args.save}")
     return 0
+
+
+def _check_think(seconds: float) -> None:
+    if not 0 <= seconds <= MOST_THINK:  # also refuses nan
+        raise EngineError(f"--think takes a number of seconds from 0 to {MOST_THINK:g}")
 
 
 def _saved(game: Game, seats: list[str], path: str, error: str | None = None) -> bool:
@@ -1054,7 +1069,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise EngineError(f"--saves {args.saves}: no such folder")
     if not (args.idle > 0 and math.isfinite(args.idle)):
         raise EngineError("--idle takes a number of seconds above 0")
-    return web.serve(Tables(rulesets, Path(args.saves) if args.saves else None, idle=args.idle), args.port)
+    _check_think(args.think)
+    return web.serve(Tables(rulesets, Path(args.saves) if args.saves else None, idle=args.idle, think=args.think),
+                     args.port)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

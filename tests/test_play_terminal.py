@@ -202,6 +202,11 @@ def test_help_lists_the_commands(railways):
     text = "\n".join(rows)
     for command in ("i N, i NAME", "log", "t ", "u ", "s [FILE]", "q ", "? "):
         assert command in text, text
+    # first how to win, in the ruleset's words (game: goal:), wrapped to the screen
+    from engine.rules.ruleset import load_ruleset
+    goal = load_ruleset(ROOT / "rulesets" / "railways.yaml").goal
+    told = " ".join(r.strip() for r in rows[rows.index(next(r for r in rows if r.startswith("How to win: "))):])
+    assert told.startswith(f"How to win: {goal} Type the number"), text
 
 
 def test_info_shows_what_a_card_says(railways):
@@ -334,3 +339,94 @@ def test_at_a_hot_seat_the_log_still_answers_after_the_end():
         assert child.exitstatus == 0
     finally:
         child.close(force=True)
+
+
+@pytest.fixture
+def paged():
+    """Railways, 3 players, seed 5, after 4 decisions of option 1: the news of the next
+    decision does not fit its screen and is paged first, at a "more" prompt."""
+    screen = Screen("railways", "--players", "3", "--seats", "human,random,random", "--seed", "5")
+    rows = screen.wait()
+    for _ in range(4):
+        assert at_a_decision(rows), "\n".join(rows)
+        rows = screen.type("1")
+    assert rows[-1].startswith("-- more"), "\n".join(rows)
+    yield screen
+    screen.close()
+
+
+def test_undo_typed_at_the_pager_is_done(paged):
+    paged.child.sendline("u")
+    paged.child.expect("Took back your last decision|Undo refused")  # said at once: a timeout fails it
+    paged._feed()
+    rows = paged.wait()
+    assert at_a_decision(rows), "\n".join(rows)
+
+
+def test_a_save_typed_at_the_pager_is_done_and_said_at_once(paged, tmp_path):
+    save = tmp_path / "paged.json"
+    paged.child.sendline(f"s {save}")
+    paged.child.expect("Saved to")  # no other Enter before it is said
+    paged._feed()
+    rows = paged.wait()
+    assert at_a_decision(rows) and save.is_file(), "\n".join(rows)
+    assert "Saved to" in " ".join(rows), "\n".join(rows)
+    check_one_screen(rows)
+
+
+def test_an_option_typed_at_the_pager_is_taken(paged):
+    paged.child.sendline("6")  # pass
+    paged.child.expect(r"Choose 1-6 \(\? for help\): 6\r?\n")  # answered as if at the prompt
+    paged._feed()
+    rows = paged.wait()
+    assert rows[-1].startswith("-- more") or at_a_decision(rows), "\n".join(rows)
+    assert "P1 (human) passes" in paged.raw.decode(), paged.raw.decode()[-2000:]
+
+
+def test_a_save_after_paged_news_is_said_at_once(paged, tmp_path):
+    rows = paged.type("")
+    while not at_a_decision(rows):
+        rows = paged.type("")
+    save = tmp_path / "after.json"
+    rows = paged.type(f"s {save}")
+    assert at_a_decision(rows) and "Saved to" in " ".join(rows), "\n".join(rows)
+    check_one_screen(rows)
+
+
+def test_face_down_cards_show_what_their_backs_show():
+    """Trainsilvania: a seat's back shows its colour, which the log tells ("a face-down yellow
+    seat"): the screen says it too, not only how many seats are face down."""
+    screen = Screen("trainsilvania", "--players", "3", "--seats", "human,random,random", "--seed", "5")
+    try:
+        rows = screen.wait()
+        text = " ".join(" ".join(rows).split())
+        assert re.search(r"\d face-down \((red|yellow|green) seat", text), "\n".join(rows)
+        assert not re.search(r"\d face-down(,|$)", text), "\n".join(rows)
+    finally:
+        screen.close()
+
+
+def test_the_zones_a_decision_is_about_come_first():
+    """Trick of the Rails at 80x24: the table a decision is about is at the top of its screen,
+    before the rest: the Trick Lane when a card is played to the trick (what the trick is
+    for), the railway whose end is chosen (the one being extended)."""
+    screen = Screen("trick_of_the_rails", "--players", "4", "--seats", "human,random,random,random", "--seed", "7")
+    seen = set()
+    try:
+        rows = screen.wait()
+        while not screen.ended and not at_the_end(rows) and seen != {"trick", "end"}:
+            if at_a_decision(rows):
+                prompt = next(r for r in reversed(rows) if r.startswith("-- "))
+                end = re.search(r"Which end of the (\S+) railway", prompt)
+                if end:
+                    assert rows[1] == f"  railway {end.group(1)}:".ljust(24) + rows[1][24:], "\n".join(rows)
+                    seen.add("end")
+                elif prompt == "-- Play a card to the trick --":
+                    assert rows[1].startswith("  Trick Lane:"), "\n".join(rows)
+                    seen.add("trick")
+                rows = screen.type("1")
+            else:
+                rows = screen.type("")
+        assert seen == {"trick", "end"}, "the game met no such decision: the test could not fail"
+    finally:
+        screen.close()

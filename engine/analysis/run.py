@@ -16,6 +16,7 @@ from ..core.errors import EngineError
 from ..game.game import Game
 from ..game.seeds import derived_seed
 from ..players.agents import make_agents
+from ..players.budget import timed
 from ..players.isolation import Isolation
 from ..players.loop import play
 from ..rules.ruleset import Ruleset, load_ruleset
@@ -88,9 +89,10 @@ class RunSpec:
 
     def reproduce(self, seed: int) -> str:
         """The shell command that plays the game of `seed` again, at the terminal: `engine play`
-        seeds its bots from the game seed as simulate does."""
+        seeds its bots from the game seed as simulate does, and with --think 0 (where a seat
+        would have a time budget) gives them simulate's fixed budgets."""
         words = ["engine", "play", self.ruleset, "--players", str(self.players), "--seed", str(seed),
-                 "--seats", ",".join(self.seats)]
+                 "--seats", ",".join(self.seats)] + (["--think", "0"] if timed(self.seats) else [])
         for name, value in self.options.items():
             words += ["-o", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
         for ext in self.extensions:

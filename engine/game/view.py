@@ -187,6 +187,16 @@ class PlayerView:
         return _game_of(self).rules.name
 
     @property
+    def goal(self) -> str:
+        """How to win, for people: as the ruleset says it (`game: goal:`, else its scoring's
+        description), else what the score counts (`scoring: breakdown:`)."""
+        rules = _game_of(self).rules
+        if rules.goal:
+            return rules.goal
+        parts = "; ".join(f"{part}: {' '.join(text.split())}" for part, text in rules.breakdown_descriptions.items())
+        return "The highest score wins" + (f". It counts {parts}." if parts else ".")
+
+    @property
     def option_count(self) -> int:
         """How many options this player has now (0 when another player decides)."""
         mine = _mine(self)
@@ -607,14 +617,40 @@ def face_shown(card: dict[str, Any]) -> bool:
     return not card.get("hidden")
 
 
+FACE_DOWN_LISTED = 6  # face-down cards whose backs are listed one by one, in order; more are counted by back
+
+
 def zone_text(zone: dict[str, Any]) -> str:
     """What a zone of `PlayerView.zones()` holds, as one line: the labels of the cards shown
     and of the viewer's own face-down cards labelled by their place ("your card 2"), then how
-    many others are face down; "-" when empty."""
+    many others are face down, with what their backs show where they show something ("3
+    face-down (red seat, green seat, green seat)"; "9 face-down (5 yellow, 4 red)"); "-" when
+    empty."""
     shown = [c.get("label") or "?" for c in zone["cards"] if face_shown(c) or "label" in c]
-    hidden = sum(1 for c in zone["cards"] if not face_shown(c) and "label" not in c)
-    parts = shown + ([f"{hidden} face-down"] if hidden else [])
+    backs = [back_text(c) for c in zone["cards"] if not face_shown(c) and "label" not in c]
+    parts = shown + ([f"{len(backs)} face-down{_backs_told(backs)}"] if backs else [])
     return ", ".join(parts) if parts else "-"
+
+
+def back_text(card: dict[str, Any]) -> str:
+    """What the back of a face-down card of a view shows, as words (its back's values, the
+    kind last, as the log names it: "red seat"); "" for a plain back."""
+    words = [str(v) for k, v in card.items() if k not in ("hidden", "label", "kind")]
+    return " ".join(words + ([str(card["kind"]).replace("_", " ")] if "kind" in card else []))
+
+
+def _backs_told(backs: list[str]) -> str:
+    """The backs of face-down cards in brackets: one alike for all, each in order when they
+    are few, else each back with how many show it; nothing when no back shows anything."""
+    if not any(backs):
+        return ""
+    backs = [b or "plain" for b in backs]
+    if len(set(backs)) == 1:
+        return f" ({backs[0]})"
+    if len(backs) <= FACE_DOWN_LISTED:
+        return f" ({', '.join(backs)})"
+    counted = {b: backs.count(b) for b in backs}
+    return f" ({', '.join(f'{n} {b}' for b, n in counted.items())})"
 
 
 def render(pv: PlayerView, log_lines: int = 8) -> str:

@@ -11,6 +11,8 @@
 - loop.py: `play`, one game driven to its end, each decision asked of its seat's agent;
 - screen.py and terminal.py: a person's screen, laid out from their view, and the terminal
   it is drawn on;
+- budget.py: the time budget of a bot's decision where a person waits (engine play, serve),
+  while simulations keep fixed budgets;
 - thinking.py: the line that shows, at the terminal, that the bots are deciding;
 - undo.py: taking a decision back without learning anything by it;
 - foresee.py: the forced choices a person's choice would set off that take a card of theirs,

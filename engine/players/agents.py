@@ -108,7 +108,7 @@ or a command:
   u            take back your last decision
   s [FILE]     save the game to FILE and go on (engine play --resume FILE)
   q            stop the game (you are offered to save)
-  ?            this help"""
+  ?            how to win, and this help"""
 
 CONFIRM = "Go on? (Enter: yes, n: choose again): "
 END_PROMPT = "Game over: t, log, i NAME, ? (Enter: leave): "
@@ -118,6 +118,7 @@ The game is over. Commands:
   log          all that happened that you may know, a page at a time
   t            the whole table as the game ended
   r            the final screen again
+  ?            how to win, and this help
   Enter, q     leave"""
 
 
@@ -137,6 +138,7 @@ class HumanAgent:
         # Per player, the log lines and forced choices they had been told of when they last chose.
         self.read: dict[int | None, tuple[int, int]] = {}
         self.notice: list[str] = []  # what came of a request (undo, save), told on the next screen
+        self.replied = False  # an undo or a save was just answered: its screen is drawn without paging news first
 
     def say(self, text: str) -> None:
         self.terminal.say(text)
@@ -157,12 +159,13 @@ class HumanAgent:
         order = option_order(view)
         labels = [view.decision["options"][i] for i in order]
         notice, self.notice = self.notice, []
-        self._draw(view, news, labels, notice)
+        self._draw(view, news, labels, notice, paged=not self.replied)
+        self.replied = False
         # An amount is typed as itself; any other option by its number from 1.
         first, last = view.amounts() or (1, len(labels))
         n = f"{first} to {last}"
         while True:
-            text = ask(self.stdin, self.stdout, f"Choose {first}-{last} (? for help): ")
+            text = self._ask(f"Choose {first}-{last} (? for help): ")
             word, _, rest = text.partition(" ")
             word, rest = word.lower(), rest.strip()
             digits = text[1:] if first < 0 and text[:1] == "-" else text
@@ -176,13 +179,13 @@ class HumanAgent:
             elif not text:
                 self.say("Please type the number of an option (? for help).")
             elif text in ("?", "h", "help"):
-                self.say(HELP)
+                self._help(view, HELP)
             elif word in ("u", "undo") and not rest:
-                raise TakeBack(self.notice.append)
+                raise TakeBack(self._replied)
             elif word in ("s", "save"):
                 path = rest or ask(self.stdin, self.stdout, "Save to which file? (empty: don't save) ")
                 if path:
-                    raise SaveRequest(path, self.notice.append)
+                    raise SaveRequest(path, self._replied)
             elif word == "why":
                 self._why(view, rest, labels)
             elif self._look(view, text, order):
@@ -192,6 +195,29 @@ class HumanAgent:
             else:
                 what = "is not an option" if text.isascii() and text.isdigit() else "is not a number or a command"
                 self.say(f"'{_short(text)}' {what}; type a number from {n}, or ? for help.")
+
+    def _help(self, view: PlayerView, commands: str) -> None:
+        """How to win (the ruleset's goal, wrapped to the terminal), then the `commands`."""
+        width, _ = self.terminal.size()
+        self.terminal.show([Line(t, "bold") for t in wrap(f"How to win: {view.goal}", width, 2)])
+        self.say(commands)
+
+    def _replied(self, text: str) -> None:
+        """What came of an undo or a save, told on the next screen at once: its news, which
+        the person read already (a save leaves the game as it was, an undo goes back to where
+        they were), is not paged again before it."""
+        self.notice.append(text)
+        self.replied = True
+
+    def _ask(self, prompt: str) -> str:
+        """The person's next line at `prompt`: the one they typed at the pager, if they did
+        (a command typed there is done, not lost), else one typed now."""
+        typed = self.terminal.answer(prompt)
+        if typed is None:
+            return ask(self.stdin, self.stdout, prompt)
+        if typed.lower() in QUIT:
+            raise QuitGame()
+        return typed
 
     def _confirmed(self, view: PlayerView, index: int) -> bool:
         """Whether the person still takes option `index` once shown the forced choices it sets
@@ -259,13 +285,13 @@ class HumanAgent:
         own, or, with several at the terminal, what all may see."""
         while self.terminal.interactive:
             try:
-                text = ask(self.stdin, self.stdout, END_PROMPT)
+                text = self._ask(END_PROMPT)
             except QuitGame:  # q, the end of input or Ctrl-C: leave
                 return
             if not text:
                 return
             if text in ("?", "h", "help"):
-                self.say(END_HELP)
+                self._help(view, END_HELP)
             elif text.lower() in ("r", "redraw"):
                 self.terminal.clear()
                 self.terminal.page(last)
@@ -281,12 +307,14 @@ class HumanAgent:
             news.insert(max(at - lines, 0), text)
         return news
 
-    def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str]) -> None:
-        """The decision's screen, what does not fit on it (news first) paged before it."""
+    def _draw(self, view: PlayerView, news: list[str], labels: list[str], notice: list[str],
+              paged: bool = True) -> None:
+        """The decision's screen, what does not fit on it (news first) paged before it (unless
+        not `paged`: then only the screen)."""
         width, height = self.terminal.size()
         before, screen = decision_screen(view, news, labels, width, height, notice)
         self.terminal.clear()
-        if before:
+        if before and paged:
             self.terminal.page(before, more=True)
             self.terminal.clear()
         elif not self.terminal.is_tty:
@@ -368,8 +396,9 @@ mybots.cautious:CautiousAgent:risk=0.2. greedy takes worlds (default 1), tries (
 of the rest of its run of decisions, default 8) and steps (their length at most, default 40).
 mcts takes iterations (default 200), depth (random moves after the tree before the heuristic
 scores, default 20; 0 = play to the end), c (exploration, default 0.7), ms (also stop after
-that many milliseconds a decision) and score_weight (0 to 1: how much of its reward is its own
-score rather than its rank, default 0). scout takes lines (lines of its own decisions listed per
+that many milliseconds a decision; engine play and serve set it from --think) and
+score_weight (0 to 1: how much of its reward is its own score rather than its rank, default
+0). scout takes lines (lines of its own decisions listed per
 plan, default 24), worlds (worlds a plan is judged in, default 8), steps (its longest run, default
 40), further (worlds to play options on in, when no plan tells them apart, default 2), playouts
 (random play-outs to the end a decision instead of plans, default 0) and depth (a play-out's most

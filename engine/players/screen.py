@@ -90,18 +90,57 @@ def board_block(name: str, art: str, width: int | None) -> list[Line]:
     return [Line(f"  [{name}]", "bold")] + [Line(t) for a in art.split("\n") for t in wrap(a, width, 4)]
 
 
+# Words of a zone's label that say nothing of what it is about, when a prompt is read for them.
+_PLAIN_WORDS = frozenset("a an and at by for from in into of on or the to with your their front back".split())
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[\w&'-]+", text)}
+
+
+def decision_zones(pv: PlayerView) -> list[int]:
+    """The zones (indexes of `pv.zones()`) the decision is about, the most closely first: those
+    its options' cards lie in, and those holding a card its prompt names (where the card of
+    the question comes from), then those whose label's words its prompt says (where it goes:
+    "Which end of the NYC railway?" is about "railway NYC" above the other railways); a zone
+    of a player's ("hand P2") so only where the prompt names the player too."""
+    decision = pv.decision or {}
+    prompt = str(decision.get("prompt", ""))
+    said = _words(prompt)
+    offered = {c["id"] for c in pv.option_cards() if c is not None and "id" in c}
+    ranks: dict[int, int] = {}
+    for i, z in enumerate(pv.zones()):
+        if not z["display"]:
+            continue
+        named = any(face_shown(c) and len(c["label"]) > 2 and c["label"] in prompt for c in z["cards"])
+        rank = 2 * (named or any(c.get("id") in offered for c in z["cards"]))
+        words = _words(z["label"]) - _PLAIN_WORDS
+        seats = {w for w in words if re.fullmatch(r"p\d+", w)}
+        if seats <= said:  # another player's zone ("hand P2") only where the prompt names them
+            rank += len({w for w in words - seats if len(w) > 2} & said)
+        if rank:
+            ranks[i] = rank
+    return sorted(ranks, key=lambda i: -ranks[i])
+
+
 def table_blocks(pv: PlayerView, width: int | None, everything: bool = False,
-                 skip: frozenset[str] = frozenset()) -> list[list[Line]]:
+                 skip: frozenset[str] = frozenset(), first: list[int] = ()) -> list[list[Line]]:
     """The rest of the table in blocks that are shown whole: each board drawn (but those in
-    `skip`, shown already), then the zones and counters that are not the viewer's own. Empty
-    zones and counters only with `everything` (the `t` command), since they say little and the
-    screen is small."""
+    `skip`, shown already), then the zones and counters that are not the viewer's own, the
+    zones `first` (indexes of `pv.zones()`: those the decision is about) before the others.
+    Empty zones and counters only with `everything` (the `t` command), since they say little
+    and the screen is small."""
     blocks: list[list[Line]] = []
+    zones = pv.zones()
+    for i in first:
+        z = zones[i]
+        if z["display"] and not z["mine"] and z["cards"]:
+            blocks.append(entry(z["label"], zone_text(z), width))
     for name, art in pv.boards().items():
         if name not in skip:
             blocks.append(board_block(name, art, width))
-    for z in pv.zones():
-        if z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
+    for i, z in enumerate(zones):
+        if i not in first and z["display"] and (everything or not z["mine"]) and (everything or z["cards"]):
             blocks.append(entry(z["label"], zone_text(z), width))
     named = pv.counter_labels()
     for name, value in pv.counters().items():
@@ -217,7 +256,7 @@ def decision_screen(pv: PlayerView, news: list[str], labels: list[str], width: i
         [Line(t, "bold yellow") for text in notice for t in wrap(text, width, 2)]
     items = log_items(news, width)
     news_head = news_heading(news, width)
-    blocks = table_blocks(pv, width, skip=frozenset(on))
+    blocks = table_blocks(pv, width, skip=frozenset(on), first=decision_zones(pv))
     if height is None:
         table = [line for name, lines in on.items() for line in board_part(name, art[name], lines, width, None)]
         table += [line for block in blocks for line in block]

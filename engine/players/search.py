@@ -137,9 +137,11 @@ class MctsAgent:
     that world), adds one node, plays random moves for at most `depth` decisions (0: to the
     end) and scores the result: by the final ranking if the game is over, else by the
     ruleset's heuristic. `iterations` bounds the work (reproducible); `ms`, if given, also
-    bounds the time per decision (then results depend on the machine's speed). The search
-    stops early once the most visited move leads the next by more than the iterations left:
-    the choice (the most visited move) can no longer change.
+    bounds the time per decision (then results depend on the machine's speed): an anytime
+    search, which a person's game gives a time budget (budget.py). The search stops early once
+    the most visited move leads the next by more than the iterations left (of `iterations`, or
+    those the time left allows at the pace so far): the choice (the most visited move) can no
+    longer change.
 
     In a simultaneous step (`choose_each`) the engine asks its players one after the other, but
     none may know another's answer: in the tree, each player's answers of a step are kept at the
@@ -171,14 +173,20 @@ class MctsAgent:
             return 0
         root = _Node()
         self._low, self._high = math.inf, -math.inf
-        deadline = time.perf_counter() + self.ms / 1000 if self.ms is not None else None
+        began = time.perf_counter()
+        deadline = began + self.ms / 1000 if self.ms is not None else None
         worlds = Worlds(view, self.rng)
         for done in range(1, self.iterations + 1):
             if worlds.think(lambda world: self._iterate(root, world), dropped=self._forget) is None:
                 break  # the rules failed in every world of late: choose by the iterations that worked
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            if self._settled(root, n, self.iterations - done):
+            left = self.iterations - done
+            if deadline is not None:
+                now = time.perf_counter()
+                if now > deadline:
+                    break
+                # The iterations the time left allows at the pace so far (twice it, to be safe).
+                left = min(left, math.ceil(2 * done * (deadline - now) / max(now - began, 1e-9)))
+            if self._settled(root, n, left):
                 break
         # The root's moves are the options of the view, the same in every world: keyed by index.
         visits = [root.children[i].visits if i in root.children else 0 for i in range(n)]

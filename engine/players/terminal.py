@@ -23,6 +23,9 @@ class Terminal:
         # Paging waits for Enter: only when a person types, not when moves come from a file.
         self.interactive = self.is_tty and _isatty(stdin)
         self.console = None
+        # A line typed at a "more" prompt that is a command rather than Enter or q: it stops the
+        # paging and is the person's next answer (`answer`), not lost.
+        self.typed: str | None = None
         if self.is_tty and not plain:
             try:
                 from rich.console import Console
@@ -57,7 +60,9 @@ class Terminal:
 
     def page(self, lines: list[Line], more: bool = False) -> None:
         """Show `lines` a screenful at a time, waiting for Enter between (q stops), and after
-        the last too if `more` is to follow on a new screen; all at once where nobody pages."""
+        the last too if `more` is to follow on a new screen; all at once where nobody pages.
+        Anything else typed there stops the paging too, and is kept in `typed` for the prompt
+        that follows: a person who types an option or a command at the pager has it done."""
         _, height = self.size()
         if height is None or (len(lines) < height and not more):
             self.show(lines)
@@ -74,6 +79,18 @@ class Terminal:
                     answer = "q"
                 if answer.strip().lower() in ("q", "quit"):
                     return
+                if answer.strip():
+                    self.typed = answer.strip()
+                    return
+
+    def answer(self, prompt: str) -> str | None:
+        """What was typed at the pager (`typed`), shown after `prompt` as if typed there, and
+        forgotten; None if nothing was."""
+        typed, self.typed = self.typed, None
+        if typed is not None:
+            self.stdout.write(f"{prompt}{typed}\n")
+            self.stdout.flush()
+        return typed
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -155,6 +155,7 @@ class Ruleset:
     digest: str = ""
     description: str = ""  # what the game is about, for `engine info`
     source: str = ""  # where its rules and figures come from
+    goal: str = ""  # how to win, for people (game: goal:, else scoring: description:)
     card_kinds: dict[str, str] = field(default_factory=dict)  # each kind's description, in the file's order
     kind_at: dict[str, Location] = field(default_factory=dict, repr=False)  # where each kind is declared
     backs_declared: frozenset[str] = frozenset()  # the kinds that say what their back shows (`back:`, even [])
@@ -469,6 +470,7 @@ class _Builder:
         rs = Ruleset(path=self.smap.file, name=game.get("name", "?"), players=players,
                      options=options, constants=constants, cards=cards, zones=zones, counters=counters,
                      boards=boards, description=game.get("description", ""), source=game.get("source", ""),
+                     goal=_goal(game, d.get("scoring")),
                      card_kinds={name: k.get("description", "") for name, k in kinds.items()},
                      kind_texts={name: k["text"] for name, k in kinds.items() if isinstance(k.get("text"), str)},
                      kind_at={name: self.smap.at(("card_kinds", name), key=True) for name in kinds},
@@ -1069,3 +1071,12 @@ def _main(setup: Code | None, flow: Code, flow_at: Location | None) -> Code:
 def _per_text(per: str | tuple[str, str]) -> str:
     """A zone's `per` in words: "player", or "player and colours" for two keys."""
     return per if isinstance(per, str) else " and ".join(per)
+
+
+def _goal(game: dict[str, Any], scoring: Any) -> str:
+    """How to win, for people: the game's `goal`, else what its scoring says (the description),
+    in one line; "" if neither says."""
+    for text in (game.get("goal"), scoring.get("description") if isinstance(scoring, dict) else None):
+        if isinstance(text, str) and text.strip():
+            return " ".join(text.split())
+    return ""

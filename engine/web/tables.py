@@ -27,6 +27,7 @@ from ..game.saves import DIGEST, SaveError, content_digest, save_data, write_sav
 from ..game.seeds import SEED_LIMIT, bots_seed, secret_seed
 from ..game.view import view
 from ..players.agents import Agent, built_in, make_agents, parse_seat
+from ..players.budget import THINK, timed_defaults
 from ..players.undo import UndoHistory
 from ..rules import resources
 from ..rules.ruleset import Ruleset
@@ -422,14 +423,16 @@ class Tables:
     """The rulesets a server offers, by name, and its games in play."""
 
     def __init__(self, rulesets: Mapping[str, Ruleset], saves: Path | None = None, bot_seconds: float = BOT_SECONDS,
-                 idle: float | None = None):
+                 idle: float | None = None, think: float = THINK):
         """`saves`: the folder each game is saved in (as RULESET-ID.json), or None; `bot_seconds`:
         the time a bot has for a decision; `idle`: the seconds after which a game nobody has
-        touched is let go (None: never, as for the one game of engine play --web)."""
+        touched is let go (None: never, as for the one game of engine play --web); `think`: the
+        time budget of an mcts decision (players/budget.py; 0: its fixed budget)."""
         self.rulesets = dict(rulesets)
         self.saves = saves
         self.bot_seconds = bot_seconds
         self.idle = idle
+        self.think = think
         self._swept = 0.0  # when idle games were last looked for
         self.games: dict[str, Hosted] = {}
         self.lock = threading.Lock()
@@ -469,8 +472,11 @@ class Tables:
             raise BadRequest(f"the game cannot start so: {_one_line(exc)}") from None
         # As `engine play` seeds them: a chosen seed's bots as simulate's, a secret seed's from a hash of it.
         try:
-            # An mcts seat stops searching in time and takes its best move so far (unless told sooner).
-            defaults = {**rules.bots, "mcts": {"ms": MCTS_SHARE * self.bot_seconds * 1000, **rules.bots.get("mcts", {})}}
+            # An mcts seat stops searching in time and takes its best move so far (unless told sooner):
+            # after `think` seconds, and in any case well before the time a bot has.
+            share = MCTS_SHARE * self.bot_seconds
+            defaults = timed_defaults(rules.bots, min(self.think, share)) if self.think > 0 else \
+                {**rules.bots, "mcts": {"ms": share * 1000, **rules.bots.get("mcts", {})}}
             agents = make_agents(seats, game.seed if chosen else bots_seed(game.seed, 0),
                                  make_human=lambda: None, defaults=defaults)
         except (EngineError, ValueError) as exc:
