@@ -23,6 +23,7 @@ from ..lang import recovery
 from ..lang.builtins import SIMULTANEOUS, end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
+from . import faces as card_faces
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, shared_names, template_problem, trigger_arity
@@ -152,6 +153,7 @@ class Ruleset:
     kind_at: dict[str, Location] = field(default_factory=dict, repr=False)  # where each kind is declared
     backs_declared: frozenset[str] = frozenset()  # the kinds that say what their back shows (`back:`, even [])
     kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
+    faces: dict[str, dict] = field(default_factory=dict, repr=False)  # each kind's checked `face:` (faces.py)
     names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
     notes: list[Diagnostic] = field(default_factory=list, repr=False)  # told by `validate --strict` alone
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
@@ -466,6 +468,7 @@ class _Builder:
                      kind_at={name: self.smap.at(("card_kinds", name), key=True) for name in kinds},
                      backs_declared=frozenset(name for name, k in kinds.items() if "back" in k))
         self.names = rs.names = names
+        rs.faces = card_faces.check(kinds, cards, self.error, Path(self.smap.file).parent)
         for name, b in d.get("boards", {}).items():
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],
