@@ -68,12 +68,12 @@ def front(face: dict[str, Any]) -> list[str]:
         out.append(_text(w / 2, y + 2.5, line, 2.8, "#222222"))
         y += 3.6
     if face["text_lines"]:
-        box_top = h * 0.6
-        out.append(_el("rect", x=3, y=box_top, width=w - 6, height=h - box_top - 3, rx=1.5, fill="#ffffff",
-                       stroke=colour, stroke_width=0.4))
+        bx, by, bw, bh = face["text_box"]
+        out.append(_el("rect", x=bx, y=by, width=bw, height=bh, rx=1.5, fill="#ffffff", stroke=colour,
+                       stroke_width=0.4))
         ts = face["text_size"]
         for i, line in enumerate(face["text_lines"]):
-            out.append(_text(5, box_top + 1.5 + ts * (1.2 * i + 1), line, ts, "#222222", anchor="start"))
+            out.append(_text(bx + 1.5, by + 1 + ts * (1.2 * i + 1), line, ts, "#222222", anchor="start"))
     for corner, figure in face["corners"].items():
         cx = 6.5 if corner.endswith("left") else w - 6.5
         cy = 6.5 if corner.startswith("top") else h - 6.5

@@ -42,7 +42,9 @@ def check(kinds: dict, cards: list, error: Callable[..., None], folder: Path | N
         path = ("card_kinds", name, "face")
         props = list(kind.get("properties", {}))
         back = [p for p in kind.get("back", []) or []]
-        values = {p: {c.props.get(p) for c in cards if c.kind == name} for p in props}
+        values = {p: {key(x) for c in cards if c.kind == name
+                      for x in (c.props[p] if isinstance(c.props.get(p), (list, tuple)) else [c.props.get(p)])}
+                  for p in props}
         faces[name] = _face(path, name, face, props, back, values, error, folder)
     _backs_agree(kinds, faces, error)
     return faces
@@ -50,7 +52,7 @@ def check(kinds: dict, cards: list, error: Callable[..., None], folder: Path | N
 
 def _face(path: tuple, kind: str, face: dict, props: list[str], back: list[str], values: dict,
           error: Callable[..., None], folder: Path | None) -> dict:
-    fields = ["label", "kind"] + props
+    fields = ["label", "kind", "name"] + props
     out: dict[str, Any] = {"size": _size(face.get("size", "poker"), face.get("orientation", "portrait"))}
     out["colour"] = _colour_rule(path + ("colour",), face.get("colour"), props, values, kind, error)
     out["title"] = _template(path + ("title",), face.get("title", "{label}"), fields, kind, error)
@@ -108,11 +110,8 @@ def _colour_rule(at: tuple, given: Any, props: list[str], values: dict, kind: st
         if hexed is None:
             error(at + ("map", value), f"'{c}' is not a colour{suggest(str(c), icons.COLOURS)}; give #rrggbb "
                   "or a colour's name")
-        if value not in {str(v) for v in values.get(p, ())}:
-            seen = sorted(str(v) for v in values.get(p, ()))
-            error(at + ("map", value), f"no card of {kind} has {p} '{value}'{suggest(str(value), seen)}",
-                  key=True)
-        colours[str(value)] = hexed
+        _seen(at + ("map", value), value, values.get(p, set()), p, kind, error)
+        colours[key(value)] = hexed
     default = icons.colour(given["default"]) if "default" in given else None
     if "default" in given and default is None:
         error(at + ("default",), f"'{given['default']}' is not a colour{suggest(str(given['default']), icons.COLOURS)}")
@@ -132,6 +131,8 @@ def _figure(at: tuple, value: str, props: list[str], fields: list[str], kind: st
     """A corner's figure: a property's name, or a template such as "{cost}$"; as a template."""
     if "{" in value:
         return _template(at, value, fields, kind, error)
+    if value.lstrip("-").isdigit():  # a figure printed alike on every card of the kind
+        return value
     if value not in fields:
         error(at, f"'{value}' is not a property of {kind}{suggest(value, fields)}; a corner shows a property "
               "or a template such as '{cost}$'")
@@ -149,14 +150,25 @@ def _icon(at: tuple, entry: Any, props: list[str], values: dict, kind: str, erro
             error(at + ("property",), f"'{p}' is not a property of {kind}{suggest(p, props)}")
             return None
         chosen = {}
-        seen = {str(x) for v in values.get(p, ()) for x in (v if isinstance(v, (list, tuple)) else [v])}
         for value, name in (entry.get("map") or {}).items():
-            if str(value) not in seen:
-                error(at + ("map", value), f"no card of {kind} has {p} '{value}'{suggest(str(value), sorted(seen))}",
-                      key=True)
-            chosen[str(value)] = _one_icon(at + ("map", value), str(name), error, folder)
+            _seen(at + ("map", value), value, values.get(p, set()), p, kind, error)
+            chosen[key(value)] = _one_icon(at + ("map", value), str(name), error, folder)
         return {"property": p, "map": chosen}
     return {"fixed": _one_icon(at, str(entry), error, folder)}
+
+
+def key(value: Any) -> str:
+    """A property's value as a map's key: YAML reads a key `true` or `1` as text or not, alike."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    return text.lower() if text.lower() in ("true", "false") else text
+
+
+def _seen(at: tuple, value: Any, seen: set[str], p: str, kind: str, error: Callable[..., None]) -> None:
+    """A map's value that no card of the kind has is a slip: say which it may have meant."""
+    if key(value) not in seen:
+        error(at, f"no card of {kind} has {p} '{value}'{suggest(key(value), sorted(seen))}", key=True)
 
 
 def _one_icon(at: tuple, name: str, error: Callable[..., None], folder: Path | None) -> dict | None:
@@ -224,6 +236,7 @@ def describe(rules: Any, card: dict[str, Any]) -> dict[str, Any]:
     w, h = face.get("size", SIZES["poker"])
     fill = _fill(face.get("colour"), card) or _family(kind)
     fields = {k: _shown(v) for k, v in card.items()}
+    fields["name"] = _name(rules, card)
     title = _fill_template(face.get("title", "{label}"), fields) or str(card.get("label", ""))
     corners = {corner: {"text": _fill_template(f["value"], fields),
                         "icons": _icons(f.get("icon"), card)[:1]}
@@ -234,11 +247,20 @@ def describe(rules: Any, card: dict[str, Any]) -> dict[str, Any]:
     else:
         lines = _key_lines(card, title)
     text = str(card.get("text", "")) if face.get("text", True) else ""
-    size, wrapped = _wrap(text, w, h)
+    low = any(c.startswith("bottom") for c in corners)  # the box stops above the bottom figures
+    box = [3.0, round(h * 0.6, 2), w - 6.0, round(h * 0.4 - 3 - (8 if low else 0), 2)]
+    size, wrapped = _wrap(text, box[2], box[3])
     return {"w": w, "h": h, "hidden": False, "colour": fill, "ink": _ink(fill), "edge": _darker(fill),
             "title": title, "corners": corners, "icons": drawn[:8], "lines": lines, "text": text,
-            "text_lines": wrapped, "text_size": size, "label": str(card.get("label", "")),
+            "text_lines": wrapped, "text_size": size, "text_box": box, "label": str(card.get("label", "")),
             "tip": "\n".join([str(card.get("label", "")), *([text] if text else []), *lines])}
+
+
+def _name(rules: Any, card: dict) -> str:
+    """A face-up card's name, printed on it as its label says: the view gives its id."""
+    cards = getattr(rules, "cards", [])
+    ident = card.get("id")
+    return cards[ident - 1].name if isinstance(ident, int) and 0 < ident <= len(cards) else ""
 
 
 def _describe_back(rules: Any, faces: dict, card: dict) -> dict[str, Any]:
@@ -262,7 +284,7 @@ def _describe_back(rules: Any, faces: dict, card: dict) -> dict[str, Any]:
     return {"w": w, "h": h, "hidden": True, "colour": fill, "ink": _ink(fill), "edge": _darker(fill),
             "title": title, "pattern": back.get("pattern", "diamonds") if back else "diamonds",
             "lines": lines, "label": place, "corners": {}, "icons": [], "text": "", "text_lines": [],
-            "text_size": TEXT_SIZES[0],
+            "text_size": TEXT_SIZES[0], "text_box": [0, 0, 0, 0],
             "tip": "\n".join(x for x in [place or "face down", title, *lines] if x)}
 
 
@@ -297,7 +319,7 @@ def _fill(rule: dict | None, card: dict) -> str | None:
     if "fixed" in rule:
         return rule["fixed"]
     value = card.get(rule["property"])
-    return rule["map"].get(str(value)) or rule.get("default") or icons.colour(value) or (
+    return rule["map"].get(key(value)) or rule.get("default") or icons.colour(value) or (
         _family(str(value)) if value is not None else None)
 
 
@@ -308,7 +330,7 @@ def _icons(rule: dict | None, card: dict) -> list[dict]:
         return [rule["fixed"]] if rule["fixed"] else []
     value = card.get(rule["property"])
     items = value if isinstance(value, (list, tuple)) else [value]
-    return [rule["map"][str(v)] for v in items if rule["map"].get(str(v))]
+    return [rule["map"][key(v)] for v in items if rule["map"].get(key(v))]
 
 
 def _key_lines(card: dict, title: str) -> list[str]:
@@ -319,9 +341,9 @@ def _key_lines(card: dict, title: str) -> list[str]:
     return [f"{k.replace('_', ' ')}: {_shown(v)}" for k, v in props[:MAX_LINES]]
 
 
-def _wrap(text: str, w: float, h: float) -> tuple[float, list[str]]:
-    """The text's lines in its box (the lower part of the card), at the largest size that fits."""
-    box_w, box_h = w - 8, h * 0.38 - 2
+def _wrap(text: str, box_w: float, box_h: float) -> tuple[float, list[str]]:
+    """The text's lines in its box, at the largest size that fits."""
+    box_w, box_h = box_w - 3, box_h - 2
     for size in TEXT_SIZES:
         lines = textwrap.wrap(text, max(8, int(box_w / (size * 0.5))))
         if len(lines) * size * 1.2 <= box_h:
