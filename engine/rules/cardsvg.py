@@ -35,17 +35,17 @@ def _text(x: float, y: float, words: str, size: float, fill: str, anchor: str = 
             f"{escape(words)}</text>")
 
 
-def icon(drawn: dict[str, Any], x: float, y: float, size: float, ink: str) -> str:
-    """An icon (icons.py) in a square of `size` mm at (x, y)."""
+def icon(drawn: dict[str, Any], x: float, y: float, size: float, colour: str, edge: str) -> str:
+    """An icon (icons.py) in a square of `size` mm at (x, y): a fill of None in the card's
+    colour, a stroke of None in its edge's (as static/cards.js draws it)."""
     vx, vy, vw, vh = (float(n) for n in drawn["view"].split())
-    scale = size / max(vw, vh)
     shapes = []
     for s in drawn["shapes"]:
         attrs = {k: v for k, v in s.items() if k not in ("tag", "fill", "stroke")}
-        fill = s.get("fill", ink) or ink
-        stroke = s.get("stroke", "none" if "stroke" not in s else ink) or ink
-        shapes.append(_el(s["tag"], **attrs, fill=fill, stroke=stroke, stroke_width=round(1.5, 2)))
-    return (f'<g transform="translate({round(x, 2)},{round(y, 2)}) scale({round(scale, 4)}) '
+        fill = colour if s.get("fill") is None else s["fill"]
+        stroke = "none" if "stroke" not in s else (edge if s["stroke"] is None else s["stroke"])
+        shapes.append(_el(s["tag"], **attrs, fill=fill, stroke=stroke, stroke_width=1.5))
+    return (f'<g transform="translate({round(x, 2)},{round(y, 2)}) scale({round(size / max(vw, vh), 4)}) '
             f'translate({-vx},{-vy})">{"".join(shapes)}</g>')
 
 
@@ -62,7 +62,7 @@ def front(face: dict[str, Any]) -> list[str]:
     size = min(10.0, (w - 10) / max(1, len(face["icons"])) - 1)
     row = len(face["icons"]) * (size + 1) - 1
     for i, drawn in enumerate(face["icons"]):
-        out.append(icon(drawn, (w - row) / 2 + i * (size + 1), top, size, edge))
+        out.append(icon(drawn, (w - row) / 2 + i * (size + 1), top, size, colour, edge))
     y = top + (size + 3 if face["icons"] else 2)
     for line in figures:
         out.append(_text(w / 2, y + 2.5, line, 2.8, "#222222"))
@@ -79,7 +79,7 @@ def front(face: dict[str, Any]) -> list[str]:
         cy = 6.5 if corner.startswith("top") else h - 6.5
         out.append(_el("circle", cx=cx, cy=cy, r=5, fill="#ffffff", stroke=edge, stroke_width=0.6))
         if figure["icons"]:
-            out.append(icon(figure["icons"][0], cx - 3, cy - 4.6, 3.2, edge))
+            out.append(icon(figure["icons"][0], cx - 3, cy - 4.6, 3.2, colour, edge))
         fs = 4.2 if len(figure["text"]) <= 2 else max(2.2, 8.4 / len(figure["text"]))
         out.append(_text(cx, cy + fs * 0.35 + (1.2 if figure["icons"] else 0), figure["text"], round(fs, 2),
                          "#111111", bold=True))

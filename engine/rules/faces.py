@@ -370,3 +370,26 @@ def _ink(fill: str) -> str:
 
 def _darker(fill: str) -> str:
     return "#" + "".join(f"{int(c * 0.6):02x}" for c in _rgb(fill))
+
+
+def back_key(card: dict[str, Any]) -> str:
+    """What tells a face-down card's drawing from another's: the back it shows, as the page
+    (static/cards.js, backKey) writes it too."""
+    return "|".join(f"{k}={key(v)}" for k, v in sorted(card.items()) if k not in ("hidden", "label"))
+
+
+def faces_of(rules: Any, cards: Any) -> dict[str, dict]:
+    """The drawings of the cards a view gives (dicts of `card_view`; None is skipped): face-up
+    ones by id, face-down ones by their back (`back_key`), for a page to draw them with."""
+    ids: dict[str, dict] = {}
+    backs: dict[str, dict] = {}
+    for card in cards:
+        if not isinstance(card, dict):
+            continue
+        if card.get("hidden"):
+            k = back_key(card)
+            if k not in backs:
+                backs[k] = describe(rules, {k2: v for k2, v in card.items() if k2 != "label"})
+        elif "id" in card and str(card["id"]) not in ids:
+            ids[str(card["id"])] = describe(rules, card)
+    return {"ids": ids, "backs": backs}

@@ -128,7 +128,7 @@ function replayPage(id) {
       el("p", { class: "status" }, taken(v)),
       v.results ? results(v.results) : null,
       v.decision && v.decision.options ? options(v) : null,
-      table(v, (c) => card(c, null)),
+      table(v, (c) => card(c, null, v.faces)),
       replayLog(v));
   }
 
