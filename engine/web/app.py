@@ -188,7 +188,7 @@ def create_app(tables: Tables, hosts: list[str] | None = None, replays: Replays 
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in {"app.js", "board.js", "replay.js", "app.css", "icon.svg"}:
+        if name not in {"app.js", "board.js", "replay.js", "cards.js", "app.css", "icon.svg"}:
             raise BadRequest("no such file", 404)
         return FileResponse(STATIC / name, headers=PAGE_HEADERS)
 

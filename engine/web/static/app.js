@@ -391,8 +391,11 @@ const PILE_AT = 12; // a zone of others with more cards than this, none to choos
 function zoneNode(z, cardNode, faces) {
   const nodes = z.cards.length ? piles(z.cards).map(([c, n]) => (n > 1 ? pile(cardNode(c), n) : cardNode(c))) : [];
   const asPile = !z.mine && z.cards.length > PILE_AT && !nodes.some((n) => n.classList.contains("option"));
-  const drawn = asPile ? el("div", { class: "cards" }, window.Cards.counted(z.cards, faces),
-    el("details", { class: "all-cards" }, el("summary", {}, `all ${z.cards.length}`), el("div", { class: "cards" }, nodes)))
+  const top = asPile ? el("div", { class: "card pile-top" + (z.cards[z.cards.length - 1].hidden ? " hidden" : ""), title: `${z.cards.length} cards; the top one: ${z.cards[z.cards.length - 1].label || "face down"}` },
+    window.Cards.counted(z.cards, faces)) : null;
+  const open = z.cards.some((c) => !c.hidden); // face-down cards alone: the pile says all there is
+  const drawn = asPile ? el("div", { class: "cards" }, top, open ? el("details", { class: "all-cards" },
+    el("summary", {}, `all ${z.cards.length}`), el("div", { class: "cards" }, nodes)) : null)
     : el("div", { class: "cards" }, nodes);
   return el("div", { class: "zone" }, el("div", { class: "zone-label" }, `${z.label} (${z.count})`),
     z.cards.length ? drawn : el("div", { class: "empty" }, "empty"));
