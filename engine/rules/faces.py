@@ -28,7 +28,7 @@ PAPER = "#fbf8f0"
 # The colours a kind without one gets, by a hash of its name (its family).
 FAMILY = ["#5b7db1", "#b1625b", "#5ba17a", "#a1885b", "#8a5ba1", "#5b9ea1", "#a15b86", "#7a8a4a"]
 HIDDEN_DEFAULT = "#44546a"
-TEXT_SIZES = (2.6, 2.3, 2.0, 1.75, 1.5)  # mm: the card's text shrinks to fit its box
+TEXT_SIZES = (3.2, 2.9, 2.6, 2.3, 2.0, 1.75, 1.5)  # mm: the card's text shrinks to fit its box
 MAX_LINES = 4  # key properties listed on a card without a face
 
 
@@ -243,15 +243,20 @@ def describe(rules: Any, card: dict[str, Any]) -> dict[str, Any]:
                for corner, f in face.get("corners", {}).items()}
     drawn = [icon for rule in face.get("icons", []) for icon in _icons(rule, card)]
     if face:
-        lines = [f"{p.replace('_', ' ')}: {fields[p]}" for p in face.get("show", []) if p in fields]
+        lines = [f"{p.replace('_', ' ')}: {fields[p]}" for p in face.get("show", [])
+                 if fields.get(p, "-") not in ("-", "")]  # an empty list says nothing
     else:
         lines = _key_lines(card, title)
     text = str(card.get("text", "")) if face.get("text", True) else ""
     low = any(c.startswith("bottom") for c in corners)  # the box stops above the bottom figures
-    box = [3.0, round(h * 0.6, 2), w - 6.0, round(h * 0.4 - 3 - (8 if low else 0), 2)]
+    drawn = drawn[:8]
+    icon = min(10.0, (w - 10) / max(1, len(drawn)) - 1)  # as the renderers lay them out
+    above = 1.5 + h * 0.17 + 3 + (icon + 3 if drawn else 2) + 3.6 * len(lines) + 1.5
+    top = round(max(above, h * 0.32), 2)  # the box takes what the icons and lines leave
+    box = [3.0, top, w - 6.0, round(h - top - 3 - (8 if low else 0), 2)]
     size, wrapped = _wrap(text, box[2], box[3])
     return {"w": w, "h": h, "hidden": False, "colour": fill, "ink": _ink(fill), "edge": _darker(fill),
-            "title": title, "corners": corners, "icons": drawn[:8], "lines": lines, "text": text,
+            "title": title, "corners": corners, "icons": drawn, "lines": lines, "text": text,
             "text_lines": wrapped, "text_size": size, "text_box": box, "label": str(card.get("label", "")),
             "tip": "\n".join([str(card.get("label", "")), *([text] if text else []), *lines])}
 
