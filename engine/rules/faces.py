@@ -11,6 +11,7 @@ A kind without `face:` is still drawn: its label, a few key properties, a colour
 from __future__ import annotations
 
 import hashlib
+import re
 import string
 import textwrap
 from pathlib import Path
@@ -22,6 +23,7 @@ from .checks import template_problem
 
 SIZES = {"poker": (63, 88), "bridge": (57, 89), "mini": (44, 68), "tarot": (70, 120), "square": (70, 70),
          "domino": (44, 88)}
+SIZE = re.compile(r"(\d{1,3}(?:\.\d+)?)x(\d{1,3}(?:\.\d+)?)")
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 PATTERNS = ("plain", "stripes", "dots", "grid", "diamonds")
 PAPER = "#fbf8f0"
@@ -53,7 +55,8 @@ def check(kinds: dict, cards: list, error: Callable[..., None], folder: Path | N
 def _face(path: tuple, kind: str, face: dict, props: list[str], back: list[str], values: dict,
           error: Callable[..., None], folder: Path | None) -> dict:
     fields = ["label", "kind", "name"] + props
-    out: dict[str, Any] = {"size": _size(face.get("size", "poker"), face.get("orientation", "portrait"))}
+    out: dict[str, Any] = {"size": _size(path + ("size",), face.get("size", "poker"),
+                                         face.get("orientation", "portrait"), error)}
     out["colour"] = _colour_rule(path + ("colour",), face.get("colour"), props, values, kind, error)
     out["title"] = _template(path + ("title",), face.get("title", "{label}"), fields, kind, error)
     out["corners"] = {}
@@ -83,9 +86,17 @@ def _face(path: tuple, kind: str, face: dict, props: list[str], back: list[str],
     return out
 
 
-def _size(size: Any, orientation: str) -> tuple[float, float]:
-    """The size in mm (the schema checked its form): a name of SIZES, or "WxH"."""
-    w, h = SIZES[size] if size in SIZES else tuple(float(n) for n in str(size).split("x"))
+def _size(at: tuple, size: str, orientation: str, error: Callable[..., None]) -> tuple[float, float]:
+    """The size in mm: a name of SIZES, or "WIDTHxHEIGHT" (each 10 to 300 mm)."""
+    given = SIZE.fullmatch(size)
+    if size in SIZES:
+        w, h = SIZES[size]
+    elif given and all(10 <= float(n) <= 300 for n in given.groups()):
+        w, h = (float(n) for n in given.groups())
+    else:
+        error(at, f"'{size}' is not a card size{suggest(size, SIZES)}; give one of {', '.join(SIZES)}, or "
+              "WIDTHxHEIGHT in mm from 10 to 300 (63x88)")
+        w, h = SIZES["poker"]
     return (max(w, h), min(w, h)) if orientation == "landscape" else (min(w, h), max(w, h))
 
 
@@ -340,8 +351,9 @@ def _icons(rule: dict | None, card: dict) -> list[dict]:
 
 def _key_lines(card: dict, title: str) -> list[str]:
     """A card without a face: the properties its title does not already say, the figures first."""
+    words = set(title.replace("(", " ").replace(")", " ").replace(",", " ").split())
     props = [(k, v) for k, v in card.items() if k not in ("id", "label", "hidden", "text", "kind")
-             and not (isinstance(v, str) and v and v in title)]
+             and not (isinstance(v, str) and v and v in title) and _shown(v) not in words]
     props.sort(key=lambda kv: (not isinstance(kv[1], (int, float)) or isinstance(kv[1], bool)))
     return [f"{k.replace('_', ' ')}: {_shown(v)}" for k, v in props[:MAX_LINES]]
 
