@@ -13,7 +13,11 @@
 - filekind.py: telling a file that is no ruleset from a broken one;
 - scoring.py: a ruleset's score by named parts, and a finished game's results;
 - resources.py: where the shipped schemas, rulesets and examples are;
-- info.py: what `engine info` tells of a ruleset.
+- info.py: what `engine info` tells of a ruleset;
+- faces.py: how a card looks: the kinds' `face:` checked, and a card as a view gives it described;
+- icons.py: the icons a face may show, built in or read safely from SVG files;
+- cardsvg.py: a face description as SVG, for `engine print`;
+- sheets.py: card sheets to print, a PDF by fpdf2 (the print extra), imported only by `engine print`.
 
 A ruleset is data and compiled functions; what runs them on a table is the game layer.
 
