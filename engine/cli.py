@@ -1,5 +1,5 @@
 """The `engine` command: validate, info, play, simulate, compare, ladder, cards, replay, report, schema,
-serve.
+serve, print.
 
 Every user mistake ends in a one-line message and exit status 1 (2 for bad command-line
 usage); no traceback reaches the user.
@@ -25,7 +25,7 @@ from .analysis.report_html import require_matplotlib, write_html
 from .analysis.run import MAX_DECISIONS, RunSpec
 from .analysis.runfile import header, read_run, replay_record
 from .analysis.simulate import Interrupted, simulate, stderr_if_tty
-from .core.errors import EffectError, EngineError, RulesetError, SaveError
+from .core.errors import EffectError, EngineError, RulesetError, SaveError, suggest
 from .core.text import finite
 from .game.game import Game
 from .game.saves import (check_save_path, not_reproduced, old_format_warnings, replay, result_difference, resume,
@@ -42,7 +42,7 @@ from .players.budget import MOST_THINK, THINK, timed_defaults
 from .players.thinking import BotClock, Thinking
 from .players.screen import Line
 from .players.undo import UndoHistory
-from .rules import resources
+from .rules import resources, sheets
 from .rules.info import facts, render_info
 from .rules.migrations import MIGRATIONS, fix
 from .rules.ruleset import Ruleset, load_ruleset
@@ -66,6 +66,7 @@ EXAMPLES = """examples (GAME: a shipped ruleset's name, below, or a ruleset file
   engine report runs.jsonl --html report.html
   engine schema --write .vscode/schemas
   engine serve
+  engine print GAME --backs --out cards.pdf
 """
 
 RULESET_HELP = "a ruleset file, or the name of a shipped ruleset (engine --help lists them)"
@@ -367,6 +368,31 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--write", metavar="DIR", help="copy both schemas into DIR (made if missing) and print "
                       "their paths, for editors that want the files in your project")
 
+    pr = sub.add_parser("print", help="print a ruleset's cards: a PDF of card sheets with cut marks",
+                        description=_wrap("Draw every card of a ruleset from its face (the card kinds' "
+                        "`face:`, docs/reference.md, Drawing a card) at its real size into a PDF: 9 poker cards "
+                        "to a page (more of smaller ones), with cut marks; with --backs, after each page of "
+                        "faces a page of their backs, mirrored, for double-sided printing (flip on the long "
+                        "edge). Every copy of a card is printed. Choose cards with --card, --kind, or --with "
+                        "(the cards an extension file adds or changes). Needs the print extra: "
+                        "pip install 'tabletop-rules-engine[print]'."),
+                        epilog="examples:\n  engine print GAME --out cards.pdf\n"
+                        "  engine print railways --kind event --backs --out events.pdf\n"
+                        "  engine print GAME --with my_cards.yaml --paper letter --out new.pdf\n"
+                        "  engine print GAME --card \"A CARD\" --card \"ANOTHER\" --out two.pdf",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pr.add_argument("ruleset", help=RULESET_HELP)
+    pr.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF file to write")
+    pr.add_argument("--paper", choices=["a4", "letter"], default="a4", help="the paper size (default a4)")
+    pr.add_argument("--backs", action="store_true", help="a page of backs after each page of faces, mirrored "
+                    "for double-sided printing")
+    pr.add_argument("--card", action="append", default=[], metavar="NAME", help="print only the cards of this "
+                    "name or label (repeatable)")
+    pr.add_argument("--kind", action="append", default=[], metavar="KIND", help="print only the cards of this "
+                    "card kind (repeatable), e.g. --kind event")
+    pr.add_argument("--with", dest="extensions", action="append", default=[], metavar="FILE",
+                    help="load this extension file and print only the cards it adds or changes (repeatable)")
+
     sv = sub.add_parser("serve", help="play in a web browser: a local server for games against bots",
                         description=_wrap("Start a web app on this machine (127.0.0.1) and print its address; "
                         "open it in a browser to start a game of any ruleset it offers against bots, each person "
@@ -409,7 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"validate": cmd_validate, "info": cmd_info, "play": cmd_play, "simulate": cmd_simulate,
                 "compare": cmd_compare, "ladder": cmd_ladder, "cards": cmd_cards, "replay": cmd_replay,
-                "report": cmd_report, "schema": cmd_schema, "serve": cmd_serve}[args.command](args)
+                "report": cmd_report, "schema": cmd_schema, "serve": cmd_serve,
+                "print": cmd_print}[args.command](args)
     except (RulesetError, EffectError) as exc:
         print(str(exc), file=sys.stderr)
         return 1
@@ -476,6 +503,36 @@ def cmd_info(args: argparse.Namespace) -> int:
         print_json(info, ensure_ascii=False)
     else:
         print(render_info(info))
+    return 0
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    rules = load_ruleset(args.ruleset, args.extensions)
+    cards = list(rules.cards)
+    if args.extensions:  # what the files add or change: no card of the ruleset alone looks like it
+        before = {(c.kind, c.name, c.face) for c in load_ruleset(args.ruleset).cards}
+        cards = [c for c in cards if (c.kind, c.name, c.face) not in before]
+    for kind in args.kind:
+        if kind not in rules.card_kinds:
+            raise EngineError(f"no card kind '{kind}' in {rules.name}{suggest(kind, rules.card_kinds)}; "
+                              f"its kinds: {', '.join(rules.card_kinds)}")
+    if args.kind:
+        cards = [c for c in cards if c.kind in args.kind]
+    if args.card:
+        names = {n: {c.name.lower() for c in rules.cards} | {c.label.lower() for c in rules.cards} for n in args.card}
+        for name, known in names.items():
+            if name.lower() not in known:
+                raise EngineError(f"no card '{name}' in {rules.name}"
+                                  f"{suggest(name, [c.name or c.label for c in rules.cards])}")
+        wanted = {n.lower() for n in args.card}
+        cards = [c for c in cards if c.name.lower() in wanted or c.label.lower() in wanted]
+    if not cards:
+        raise EngineError("no card to print: " + ("the extension files add or change none"
+                                                  if args.extensions else "none is of the kinds and names given"))
+    done = sheets.write(rules, cards, args.out, args.paper, args.backs)
+    sizes = ", ".join(f"{w:g}x{h:g} mm, {a} by {d} a page" for (w, h), (a, d) in done.grids.items())
+    print(f"{args.out}: {done.cards} card(s) on {done.pages} page(s) ({args.paper.upper() if args.paper == 'a4' else 'Letter'}"
+          f"{', faces and backs' if args.backs else ''}; {sizes})")
     return 0
 
 

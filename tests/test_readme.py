@@ -15,7 +15,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 PLAY = ("python3 -m venv .venv && . .venv/bin/activate && pip install '.[terminal]' && "
         "engine play trick_of_the_rails --players 4")
 TESTS = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e "
-         "'.[test,pettingzoo,openspiel,terminal,web,browser]' && python -m pytest -q")
+         "'.[test,pettingzoo,openspiel,terminal,web,browser,print]' && python -m pytest -q")
 
 
 def test_the_readme_is_short_and_starts_with_the_two_commands():

@@ -15,6 +15,10 @@
 - resources.py: where the shipped schemas, rulesets and examples are;
 - info.py: what `engine info` tells of a ruleset;
 - layout.py: how a page lays out the table (`layout:`, boards' `key:`, `game: seat_colours`).
+- faces.py: how a card looks: the kinds' `face:` checked, and a card as a view gives it described;
+- icons.py: the icons a face may show, built in or read safely from SVG files;
+- cardsvg.py: a face description as SVG, for `engine print`;
+- sheets.py: card sheets to print, a PDF by fpdf2 (the print extra), imported only by `engine print`.
 
 A ruleset is data and compiled functions; what runs them on a table is the game layer.
 

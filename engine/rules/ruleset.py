@@ -23,6 +23,7 @@ from ..lang import recovery
 from ..lang.builtins import HIDING, RANDOM, SIMULTANEOUS, end_reason
 from ..lang.compiler import Compiler, Names, assigned, called, card_parameter, counted_calls, never_suspending
 from ..lang.parser import ParseProblem, indentation_tabs, parse
+from . import faces as card_faces
 from . import resources
 from .cardtables import CardSourceMap, expand_cards
 from .checks import duplicate_cards, emits, shared_names, template_problem, trigger_arity
@@ -161,6 +162,7 @@ class Ruleset:
     backs_declared: frozenset[str] = frozenset()  # the kinds that say what their back shows (`back:`, even [])
     unanalysed: frozenset[str] = frozenset()  # kinds marked `analysis: false`: not game cards, `engine cards` leaves them out
     kind_texts: dict[str, str] = field(default_factory=dict)  # each kind's `text:` template, for `engine info`
+    faces: dict[str, dict] = field(default_factory=dict, repr=False)  # each kind's checked `face:` (faces.py)
     names: Any = field(default=None, repr=False, compare=False)  # the compiler's Names, to explain choices (why)
     notes: list[Diagnostic] = field(default_factory=list, repr=False)  # told by `validate --strict` alone
     _layouts: dict[int, Layout] = field(default_factory=dict, repr=False)
@@ -480,6 +482,7 @@ class _Builder:
         rs.page = page_layout(d, zones, max(players, default=0), self.error)
         if d.get("previews"):
             rs.page = replace(rs.page, previews=tuple(self._preview(i, entry) for i, entry in enumerate(d["previews"])))
+        rs.faces = card_faces.check(kinds, cards, self.error, Path(self.smap.file).parent)
         for name, b in d.get("boards", {}).items():
             if "display" in b:
                 rs.board_display[name] = self.compile(("boards", name, "display"), "expression", ["place"],

@@ -36,7 +36,7 @@ from ..game.view import view
 from ..players.agents import built_in, parse_seat, replay_seat
 from ..rules import resources
 from ..rules.ruleset import Ruleset
-from .tables import BadRequest, results
+from .tables import BadRequest, results, seen_faces
 
 MOST_REPLAYS = 50  # replays held at once (the oldest is let go for a new one)
 # Making a replay plays a game again (a run's by its bots): in a pool of its own, within a budget.
@@ -175,6 +175,7 @@ class Replay:
                 "page": g.rules.page.as_dict(len(g.players)),
                 "growing": growing,
             })
+            shown["faces"] = seen_faces(g.rules, shown)
             return shown
 
 

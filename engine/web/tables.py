@@ -30,6 +30,7 @@ from ..players.agents import Agent, built_in, make_agents, parse_seat
 from ..players.budget import THINK, timed_defaults
 from ..players.undo import UndoHistory
 from ..rules import resources
+from ..rules.faces import faces_of
 from ..rules.ruleset import Ruleset
 
 MOST_LISTENERS = 16  # pages a game pushes its changes to at once (a seat's tabs, several browsers)
@@ -386,6 +387,7 @@ class Hosted:
             "page": g.rules.page.as_dict(len(g.players)),
             "previews": pv.previews() if drawn else [],
         })
+        shown["faces"] = seen_faces(g.rules, shown)
         return shown
 
     def _bare_view(self, player: int) -> dict[str, Any]:
@@ -395,7 +397,13 @@ class Hosted:
                 "end_reason": self.game.end_reason, "seat": player, "step": self.step(), "option_cards": [],
                 "option_places": [], "drawings": {}, "amounts": None, "forced": [], "turn": None, "thinking": None,
                 "can_save": self.save_to is not None, "error": self.error, "notes": list(self.notes), "results": None,
-                "page": self.game.rules.page.as_dict(len(self.game.players)), "previews": []}
+                "page": self.game.rules.page.as_dict(len(self.game.players)), "previews": [],
+                "faces": {"ids": {}, "backs": {}}}
+
+
+def seen_faces(rules: Any, shown: dict[str, Any]) -> dict[str, dict]:
+    """The drawings of the cards of a view as sent (its zones' and its options'): faces.faces_of."""
+    return faces_of(rules, [c for z in shown["zones"] for c in z["cards"]] + list(shown.get("option_cards") or []))
 
 
 def results(game: Game, names: dict[int, str]) -> dict[str, Any]:

@@ -258,8 +258,9 @@ function seatPage(game, token) {
     (v.option_cards || []).forEach((c, i) => {
       if (mine && c && cardKey(c) !== undefined && !byCard.has(cardKey(c))) byCard.set(cardKey(c), i);
     });
-    const cardNode = (c) => card(c, byCard.has(cardKey(c)) ? () => choose(v, byCard.get(cardKey(c))) : null);
+    const cardNode = (c) => card(c, byCard.has(cardKey(c)) ? () => choose(v, byCard.get(cardKey(c))) : null, v.faces);
     seatColours(v);
+    window.cardFaces = v.faces; // table.js draws the boards' cards with them
     // The table on the left (your own cards first, the boards, the ruleset's boards of cards, the
     // other zones); the decision, the latest moves and the counters beside it, in a column that
     // scrolls on its own.
@@ -397,40 +398,45 @@ function cardKey(c) {
   return c.hidden && c.label ? `place:${c.label}` : undefined;
 }
 
-// A card as a picture (table.js: its face, else a box with its label and the properties its
-// label does not already say); hover shows them all, with its text.
-function card(c, onChoose) {
-  const props = Object.entries(c).filter(([k]) => !["id", "label", "hidden", "text"].includes(k));
-  const lines = props.map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
+// A card drawn as a card (cards.js, from the view's `faces`): its text on hover, and on a click
+// when clicking it chooses nothing. A choosable card has a green edge and is a button.
+function card(c, onChoose, faces) {
+  const drawing = window.Cards.draw(c, faces);
   const name = c.hidden ? c.label || "face down" : c.label; // yours face down: by its place
-  const said = (k, value) => k === "kind" || (typeof value === "string" && value && name.includes(value));
-  const shown = props.filter(([k, value]) => !said(k, value))
-    .map(([k, value]) => `${k.replace(/_/g, " ")}: ${valueText(value)}`);
+  const tip = drawing.querySelector("title").textContent;
   const node = el("div", {
     class: "card" + (c.hidden ? " hidden" : "") + (onChoose ? " option" : ""),
-    title: [name, ...(c.text ? [c.text] : []), ...lines].join("\n"), // what it does, on hover
-    tabindex: onChoose ? "0" : null,
+    title: tip,
+    tabindex: "0",
     role: onChoose ? "button" : null,
     "aria-label": name,
-  }, cardPicture(c, shown));
-  if (onChoose) {
-    node.addEventListener("click", onChoose);
-    node.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        onChoose();
-      }
-    });
-  }
+  }, drawing, el("span", { class: "name" }, name));
+  const act = onChoose || (() => node.classList.toggle("reading"));
+  if (!onChoose) node.append(el("span", { class: "card-text" }, tip));
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      act();
+    }
+  });
   return node;
 }
 
 const STACK = 4; // this many face-down cards alike in a row are drawn as one pile
+const PILE_AT = 12; // a zone of others with more cards than this, none to choose, is drawn as its top card and a count
 
-function zoneNode(z, cardNode) {
+function zoneNode(z, cardNode, faces) {
+  const nodes = z.cards.length ? piles(z.cards).map(([c, n]) => (n > 1 ? pile(cardNode(c), n) : cardNode(c))) : [];
+  const asPile = !z.mine && z.cards.length > PILE_AT && !nodes.some((n) => n.classList.contains("option"));
+  const top = asPile ? el("div", { class: "card pile-top" + (z.cards[z.cards.length - 1].hidden ? " hidden" : ""), title: `${z.cards.length} cards; the top one: ${z.cards[z.cards.length - 1].label || "face down"}` },
+    window.Cards.counted(z.cards, faces)) : null;
+  const open = z.cards.some((c) => !c.hidden); // face-down cards alone: the pile says all there is
+  const drawn = asPile ? el("div", { class: "cards" }, top, open ? el("details", { class: "all-cards" },
+    el("summary", {}, `all ${z.cards.length}`), el("div", { class: "cards" }, nodes)) : null)
+    : el("div", { class: "cards" }, nodes);
   return el("div", { class: "zone" }, el("div", { class: "zone-label" }, `${z.label} (${z.count})`),
-    z.cards.length ? el("div", { class: "cards" }, piles(z.cards).map(([c, n]) => (n > 1 ? pile(c, n) : cardNode(c))))
-      : el("div", { class: "empty" }, "empty"));
+    z.cards.length ? drawn : el("div", { class: "empty" }, "empty"));
 }
 
 // The cards of a zone as [card, how many]: runs of face-down cards that show the same back are one.
@@ -444,9 +450,10 @@ function piles(cards) {
   return out.flatMap(([c, n]) => (n >= STACK ? [[c, n]] : Array(n).fill([c, 1])));
 }
 
-function pile(c, n) {
-  const node = card({ ...c, label: `${n} face down` }, null);
+function pile(node, n) {
   node.classList.add("pile");
+  node.querySelector(".name").textContent = `${n} face down`;
+  node.append(el("span", { class: "card-count" }, String(n)));
   return node;
 }
 
@@ -465,9 +472,9 @@ function zones(v, cardNode) {
   // What lies on the places of a drawn board is in its picture; the cards themselves on request.
   const listed = onBoards.length ? el("details", { class: "on-boards" },
     el("summary", {}, `The cards on the board (${onBoards.reduce((n, z) => n + z.count, 0)})`),
-    onBoards.map((z) => zoneNode(z, cardNode))) : null;
+    onBoards.map((z) => zoneNode(z, cardNode, v.faces))) : null;
   return [...[...groups].map(([owner, list]) => el("section", { class: "owner" }, el("h2", {}, owner),
-    list.map((z) => zoneNode(z, cardNode)))), listed];
+    list.map((z) => zoneNode(z, cardNode, v.faces)))), listed];
 }
 
 // Your own zones, each as the layout lays its family out (a hand as a fan), else as a row.
@@ -478,7 +485,7 @@ function yours(v, cardNode) {
     el("div", { class: "your-zones" }, mine.map((z) => (areas.has(z.name)
       ? el("div", { class: "zone" }, el("div", { class: "zone-label" }, `${z.label} (${z.count})`),
         lay(areas.get(z.name).as, z.cards, z.count, cardNode))
-      : zoneNode(z, cardNode))))) : null;
+      : zoneNode(z, cardNode, v.faces))))) : null;
 }
 
 // Counters kept per player as a table (a column a player), the others as a list.

@@ -116,6 +116,7 @@ function replayPage(id) {
   }
 
   function draw(v) {
+    window.cardFaces = v.faces; // table.js draws boards' cards with them
     const slider = el("input", { type: "range", min: "0", max: String(v.steps), value: String(v.step),
       "aria-label": "step" });
     slider.addEventListener("input", () => go(Number(slider.value), v.seat));
@@ -136,7 +137,7 @@ function replayPage(id) {
         el("label", {}, "Watch as ", seat)),
       el("p", { class: "zone-label" }, "← and → step through the decisions."),
       el("div", { class: "layout" },
-        el("div", { class: "table" }, table(v, (c) => card(c, null))),
+        el("div", { class: "table" }, table(v, (c) => card(c, null, v.faces))),
         el("aside", { class: "side" },
           el("p", { class: "status" }, taken(v)),
           v.results ? results(v.results) : null,

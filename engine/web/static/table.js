@@ -55,7 +55,7 @@ function plainCard(c, shown) {
 function cardPicture(c, shown) {
   if (window.Cards && typeof window.Cards.draw === "function") {
     try {
-      return window.Cards.draw(c);
+      return window.Cards.draw(c, window.cardFaces);
     } catch (e) {
       console.warn("cards.js could not draw a card:", e);
     }
@@ -67,7 +67,7 @@ function cardPicture(c, shown) {
 function pilePicture(cards) {
   if (window.Cards && typeof window.Cards.counted === "function") {
     try {
-      return window.Cards.counted(cards);
+      return window.Cards.counted(cards, window.cardFaces);
     } catch (e) {
       console.warn("cards.js could not draw a pile:", e);
     }
