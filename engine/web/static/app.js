@@ -217,6 +217,14 @@ function seatPage(game, token) {
   // them do nothing, and each answer names the step of the question it answers (a second one
   // of the same question is refused by the server, changing nothing).
   let busy = false;
+  // The second click of a double click is no second decision: by then the page may already show
+  // the next question, with another option where the first one was.
+  document.addEventListener("click", (e) => {
+    if (e.detail > 1 && e.target.closest && e.target.closest("button, .card.option, .place")) {
+      e.stopPropagation();
+      e.preventDefault();
+    }
+  }, true);
 
   async function request(path, body) {
     busy = true;
