@@ -43,7 +43,7 @@ GAMES = [("rulesets/railways.yaml", 4, {}), ("rulesets/trick_of_the_rails.yaml",
 
 
 def run_cards(budget: str, jobs: int | None) -> None:
-    ruleset = load_ruleset(ROOT / "rulesets" / "railways.yaml", [HOUSE])
+    ruleset = load_ruleset(ROOT / "rulesets" / "railways.yaml", [os.path.relpath(HOUSE)])
     plan = Plan(budget=parse_duration(budget))
     started = time.perf_counter()
     result = cards(ruleset, 4, 0, 1, ruleset.resolve_options({}, 4), ["scout"] * 4, ["Boom Times", "Quiet Week"],

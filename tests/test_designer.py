@@ -92,7 +92,8 @@ def test_the_game_without_the_card_is_the_same_game_until_the_card_comes_up():
     brought = played_with(ruleset, spec, seed, aside, quiet, depth)
     at = brought["at"]
     assert 0 <= at < depth and brought["came_up"]
-    with_it = Game(ruleset, 2, spec.options, seed, arrange=lambda g: bring_into(g, Aside(copies, "event_deck"), quiet, at))
+    with_it = Game(ruleset, 2, spec.options, seed,
+                   arrange=lambda g: bring_into(g, Aside(copies, "event_deck"), quiet, at))
     placed = with_it.table.cards_in(with_it.table.zones["event_deck"])
     assert placed[at].name == "Quiet Week" and placed[:at] == top[:at]
     play(with_it, make_agents(spec.seats, seed))
@@ -197,7 +198,8 @@ def test_compare_out_survives_a_kill_and_the_same_command_plays_only_the_rest(tm
     assert proc.returncode == 130 and "games are kept in" in err
     kept = out.read_text(encoding="utf-8").count("\n") - 1
     assert 200 <= kept < 6000
-    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
     assert again.returncode == 0, again.stderr
     whole = subprocess.run(_compare_command(tmp_path / "whole.jsonl", 3000), cwd=ROOT, capture_output=True,
                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -14,7 +14,14 @@ alone (common random numbers, as `compare` uses):
   seats. The card's strength is the restricted seat's win share favouring it minus barred
   from it, game by game, with a paired 95% interval.
 - cards no seat ever chooses (events, which act on everyone): each seat's score in the games
-  where the card came up, against the same games with the card taken out of the ruleset.
+  where the card came up, against the same games with the card taken out of the ruleset; or,
+  brought into play (bring.py), each seat's score in a game arranged so that the card comes
+  up, against the same game without it.
+
+A card's name counts its copies: its row says how many, and restricted play's strength per
+copy. Kinds marked `analysis: false` (markers, tokens) are left out. A run of a fixed number
+of games uses Student's t intervals; a run with a `Plan` (sequential.py) plays rounds until
+each card is known, with always-valid intervals.
 
 The games are simulate's (run.py, workers.py): a `CardRun` is a run whose games are played by
 the loop below, which watches the table or steers one seat. Only `engine cards` pays for it.
@@ -459,8 +466,8 @@ def _rounds(plan: Plan, specs: list[CardRun], rulesets: list[Ruleset], chosen: l
                 else None
             playing = [s for s in specs[1:] if s.entry in open_]
             target = plan.next_target(max(reached[e] for e in open_), pace, len(playing), processes)
-            if any(s.side in (BARRED, FAVOURED) for s in playing):
-                playing = [specs[0]] + playing  # restricted play is read against the games as they are
+            if any(s.side in (BARRED, FAVOURED, WITHOUT) for s in playing):
+                playing = [specs[0]] + playing  # restricted play and cards taken out are read against these
             for e in open_:
                 reached[e] = target
             played += _play(playing, [rulesets[specs.index(s)] for s in playing], target, records, store, jobs,

@@ -62,8 +62,8 @@ def render_text(result: dict[str, Any]) -> str:
                                       "up, less its score in the same games without it"]),
                       ("brought into play", ["Never chosen, brought into play: each seat's score in each game arranged",
                                              "so that the card comes up, less its score in the same game without it"])):
-        lines += _changes([r for r in rows if "removed" in r and r["removed"].get("how", "taken out") == how], head, seats,
-                          players)
+        measured = [r for r in rows if "removed" in r and r["removed"].get("how", "taken out") == how]
+        lines += _changes(measured, head, seats, players)
     lines += ["", "Use in the games as they are (held, came up: a share of the games; drawn,",
               "played: times a game), and the win share of the players who played it (else",
               "held it) less the others'; for a card nobody held, the mean score in the games",
@@ -177,8 +177,9 @@ def write_html(result: dict[str, Any], path: str | Path) -> None:
         parts.append("<h2>Cards taken out: score change by seat</h2>" + _img(_removed_plot(out), "score change"))
     if result.get("curve", {}).get("cards"):
         from .curve import curve_plot
-        parts.append(f"<h2>Cost curve: {html.escape(result['curve']['measure'])} against "
-                     f"{html.escape(result['curve']['property'])}</h2>" + _img(curve_plot(result["curve"]), "cost curve"))
+        curve = result["curve"]
+        parts.append(f"<h2>Cost curve: {html.escape(curve['measure'])} against {html.escape(curve['property'])}</h2>"
+                     + _img(curve_plot(curve), "cost curve"))
     parts.append(f"<h2>Tables</h2><pre>{html.escape(render_text(result))}</pre></body></html>")
     try:
         Path(path).write_text("".join(parts), encoding="utf-8")

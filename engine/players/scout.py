@@ -1,4 +1,5 @@
-"""A fast bot for balance runs (`scout`): a few milliseconds a decision, and stronger than `greedy`.
+"""A fast bot for balance runs (`scout`): a few milliseconds a decision, and stronger than `greedy`
+(up to some 50 ms where its worlds replay a game's history: docs/balance.md measures it).
 
 Like the other bots it works for every ruleset through the game interface alone and looks
 ahead only in worlds from `PlayerView.world(seed)`. It has two ways to judge an option, chosen
