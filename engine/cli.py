@@ -377,7 +377,7 @@ def _parser() -> argparse.ArgumentParser:
                         "(the cards an extension file adds or changes). Needs the print extra: "
                         "pip install 'tabletop-rules-engine[print]'."),
                         epilog="examples:\n  engine print GAME --out cards.pdf\n"
-                        "  engine print railways --kind event --backs --out events.pdf\n"
+                        "  engine print my_game.yaml --kind event --backs --out events.pdf\n"
                         "  engine print GAME --with my_cards.yaml --paper letter --out new.pdf\n"
                         "  engine print GAME --card \"A CARD\" --card \"ANOTHER\" --out two.pdf",
                         formatter_class=argparse.RawDescriptionHelpFormatter)

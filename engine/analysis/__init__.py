@@ -10,7 +10,12 @@
 - quality.py: game quality (lead changes, drama, uncertainty...) from each game's standings;
 - experiments.py: `compare` (two variants on the same seeds) and `ladder` (agents in pairs);
 - cards.py and cards_report.py: `engine cards`, what each card is worth (use, restricted
-  play, events taken out), and its text, CSV and HTML.
+  play, events taken out), and its text, CSV and HTML;
+- bring.py: a card nobody chooses brought into play: the game with it goes on from the game
+  without it, arranged so that the card comes up;
+- sequential.py: always-valid intervals (a confidence sequence) and the rounds of `--budget`
+  and `--precision`;
+- curve.py: a cost curve, the cards' strength fitted to a property of theirs (`--curve`).
 
 May import: core, lang, rules, game, players.
 Must not import: adapters, web, cli.

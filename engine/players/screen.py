@@ -102,7 +102,7 @@ def decision_zones(pv: PlayerView) -> list[int]:
     """The zones (indexes of `pv.zones()`) the decision is about, the most closely first: those
     its options' cards lie in, and those holding a card its prompt names (where the card of
     the question comes from), then those whose label's words its prompt says (where it goes:
-    "Which end of the NYC railway?" is about "railway NYC" above the other railways); a zone
+    "Which end of the red row?" is about "row red" above the other rows); a zone
     of a player's ("hand P2") so only where the prompt names the player too."""
     decision = pv.decision or {}
     prompt = str(decision.get("prompt", ""))

@@ -177,8 +177,9 @@ def key(value: Any) -> str:
 
 
 def _seen(at: tuple, value: Any, seen: set[str], p: str, kind: str, error: Callable[..., None]) -> None:
-    """A map's value that no card of the kind has is a slip: say which it may have meant."""
-    if key(value) not in seen:
+    """A map's value that no card of the kind has is a slip: say which it may have meant (a kind
+    with no cards yet, whose cards an extension may bring, has none to check against)."""
+    if seen and key(value) not in seen:
         error(at, f"no card of {kind} has {p} '{value}'{suggest(key(value), sorted(seen))}", key=True)
 
 
